@@ -1,0 +1,31 @@
+"""Choose the engine: numba-compiled or plain Python, from one source.
+
+Every function of the execute loop is decorated with :func:`jit`.  When numba is
+installed and ``PDP6_NOJIT`` is not set, it compiles the function (cached on disk);
+otherwise the decorator returns the function unchanged and the very same source runs
+as ordinary Python.  ``ENABLED`` tells which engine this process uses.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+ENABLED = False
+if os.environ.get("PDP6_NOJIT", "") in ("", "0"):
+    try:  # numba is optional: without it we fall back to plain Python
+        import numba
+
+        ENABLED = True
+    except ImportError:  # pragma: no cover - depends on the environment
+        ENABLED = False
+
+
+def jit(func: F) -> F:
+    """Compile ``func`` with numba (nopython, cached) when the compiled engine is on."""
+    if ENABLED:
+        return numba.njit(cache=True, nogil=True)(func)  # type: ignore[no-any-return]
+    return func
