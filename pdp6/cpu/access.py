@@ -1,0 +1,174 @@
+"""Memory references, effective-address calculation and the PI request logic.
+
+Every routine takes the core array ``mem`` (ACs are words 0-17) and the state vector
+``st`` (see :mod:`pdp6.cpu.state`) and adds its cost to the emulated clock.
+"""
+
+from __future__ import annotations
+
+from ..jit import jit_inline
+from ..timing import (
+    CORE_READ_NS,
+    CORE_WRITE_NS,
+    FAST_READ_NS,
+    FAST_WRITE_NS,
+    INDEX_NS,
+    INDIRECT_LOGIC_NS,
+    WRITE_AFTER_READ_NS,
+)
+from .state import (
+    APR_CLKEN,
+    APR_CLKFLAG,
+    APR_ILLOP,
+    APR_NXM,
+    APR_OVEN,
+    APR_PCCHEN,
+    APR_PDLOV,
+    APR_PIA,
+    DEVREQ,
+    EA_LH,
+    F_OV,
+    F_PCCH,
+    F_USER,
+    FAULT,
+    FLAGS,
+    INHIBIT,
+    MEMSIZE,
+    PI_ACTIVE,
+    PI_CYCLE,
+    PI_ON,
+    PIH,
+    PIR,
+    PROT,
+    RELOC,
+    TIME,
+)
+
+RH = 0o777777
+
+
+@jit_inline
+def physical(st, addr: int) -> int:
+    """Map an address to core, or -1 after a protection violation (user mode only).
+
+    Relocation applies in user mode except during PI cycles and after a UUO until the
+    JSR (reference 1.10); the ACs (0-17) are never relocated or checked.
+    """
+    if addr < 16 or st[FLAGS] & F_USER == 0 or st[PI_CYCLE] != 0 or st[INHIBIT] != 0:
+        return addr
+    if (addr >> 10) > st[PROT]:
+        st[APR_ILLOP] = 1
+        st[FAULT] = 1
+        return -1
+    return (addr + (st[RELOC] << 10)) & RH
+
+
+@jit_inline
+def read(mem, st, addr: int) -> int:
+    """C(addr): the word at an address, charging a fast- or core-memory read."""
+    if addr < 16:
+        st[TIME] += FAST_READ_NS
+        return mem[addr]
+    p = physical(st, addr)
+    st[TIME] += CORE_READ_NS
+    if p < 0:
+        return 0
+    if p >= st[MEMSIZE]:
+        st[APR_NXM] = 1  # non-existent memory reads as zero and sets the APR flag
+        return 0
+    return mem[p]
+
+
+@jit_inline
+def write(mem, st, addr: int, value: int, after_read: bool) -> None:
+    """Store a word; ``after_read`` charges only the write half of a read-pause-write."""
+    if addr < 16:
+        st[TIME] += FAST_WRITE_NS
+        mem[addr] = value
+        return
+    p = physical(st, addr)
+    st[TIME] += WRITE_AFTER_READ_NS if after_read else CORE_WRITE_NS
+    if p < 0:
+        return
+    if p >= st[MEMSIZE]:
+        st[APR_NXM] = 1
+        return
+    mem[p] = value
+
+
+@jit_inline
+def apr_request(st) -> int:
+    """The PI channel bit the APR requests now, or 0 (reference 2.1)."""
+    pia = st[APR_PIA]
+    if pia == 0:
+        return 0
+    flags = st[FLAGS]
+    if (
+        st[APR_ILLOP]
+        or st[APR_NXM]
+        or st[APR_PDLOV]
+        or (st[APR_CLKFLAG] and st[APR_CLKEN])
+        or (flags & F_PCCH and st[APR_PCCHEN])
+        or (flags & F_OV and st[APR_OVEN])
+    ):
+        return 1 << (7 - pia)
+    return 0
+
+
+@jit_inline
+def pi_latch(st) -> None:
+    """OR the requests of channels that are on into PIR (done at every fetch)."""
+    on = st[PI_ON]
+    if on:
+        st[PIR] |= (st[DEVREQ] | apr_request(st)) & on
+
+
+@jit_inline
+def pi_takeable(st) -> int:
+    """The channel bit of the interrupt the processor would take now, or 0.
+
+    A pending channel is taken when PI is active and no channel of equal or higher
+    priority is held; channel 1 (bit 100) is the highest (reference 2.2).
+    """
+    if st[PI_ACTIVE] == 0:
+        return 0
+    pending = st[PIR]
+    if pending == 0:
+        return 0
+    bit = 0o100
+    while bit and not pending & bit:
+        bit >>= 1
+    if bit > st[PIH]:
+        return bit
+    return 0
+
+
+@jit_inline
+def effective_address(mem, st, ir: int) -> int:
+    """E for instruction ``ir``: indexing and indirect chains of any length.
+
+    Returns -1 if a priority interrupt became due between indirect steps or a memory
+    reference faulted: the instruction is then abandoned, unchanged, and restarts later.
+    The left half of the last word of the chain is kept for ``JRST 2,``.
+    """
+    levels = 0
+    while True:
+        y = ir & RH
+        x = (ir >> 18) & 0o17
+        if x:
+            y = (y + mem[x]) & RH
+            st[TIME] += INDEX_NS
+        if ir & 0o20000000 == 0:
+            st[EA_LH] = (ir >> 18) & RH
+            return y
+        ir = read(mem, st, y)
+        st[TIME] += INDIRECT_LOGIC_NS
+        if st[FAULT]:
+            return -1
+        levels += 1
+        if levels & 0o77 == 0:
+            # The processor samples PI between indirect steps, so an endless @ loop
+            # does not lock out interrupts; we also give the run loop a chance to end.
+            pi_latch(st)
+            if pi_takeable(st) or levels >= 0o100000:
+                return -1

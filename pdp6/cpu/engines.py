@@ -1,0 +1,58 @@
+"""Two engines from one source: the numba-compiled loop and the same code as plain Python.
+
+The compiled engine runs ``loop.run`` over numpy arrays.  The plain engine runs the
+very same function bodies as ordinary Python over lists (list indexing on Python ints
+is several times faster than numpy scalar access).  When numba is on, the plain engine
+is rebuilt from each compiled function's ``py_func`` with its globals re-pointed at the
+plain versions, so both engines exist in one process (for ``pdp6 bench`` and the
+differential tests).
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from typing import Any
+
+from .. import jit as jitmod
+from . import access, arith, compare, fixed, floatbyte, fp, io, logic, loop
+
+_MODULES = (access, arith, fp, fixed, compare, logic, floatbyte, io, loop)
+
+
+def _is_dispatcher(obj: Any) -> bool:
+    return hasattr(obj, "py_func") and hasattr(obj, "signatures")
+
+
+def _plain_run() -> Callable[..., int]:
+    """``loop.run`` with every compiled callee replaced by its plain-Python source."""
+    if not jitmod.ENABLED:
+        return loop.run
+    namespaces = {m.__name__: dict(vars(m)) for m in _MODULES}
+    plain: dict[int, types.FunctionType] = {}
+    for m in _MODULES:
+        for obj in vars(m).values():
+            if _is_dispatcher(obj) and id(obj) not in plain:
+                f = obj.py_func
+                ns = namespaces.get(f.__module__, f.__globals__)
+                plain[id(obj)] = types.FunctionType(f.__code__, ns, f.__name__, f.__defaults__)
+    for ns in namespaces.values():
+        for name, obj in list(ns.items()):
+            if _is_dispatcher(obj):
+                ns[name] = plain[id(obj)]
+    return namespaces[loop.__name__]["run"]
+
+
+ENGINES = ("compiled", "python") if jitmod.ENABLED else ("python",)
+_cache: dict[str, Callable[..., int]] = {}
+
+
+def run_function(engine: str) -> Callable[..., int]:
+    """The ``run`` function of an engine ('compiled' or 'python')."""
+    if engine not in ENGINES:
+        raise ValueError(
+            f"unknown or unavailable engine {engine!r}; this process has {', '.join(ENGINES)}"
+        )
+    if engine not in _cache:
+        _cache[engine] = loop.run if engine == "compiled" else _plain_run()
+    return _cache[engine]

@@ -1,0 +1,169 @@
+"""The I/O bus: devices by device code, their status as the CPU sees it, interrupt lines.
+
+A device is a small class in the spirit of a SIMH device table: registers as
+attributes, and handlers for what the processor does to it.  The execute loop never
+calls Python; instead the bus publishes each device's CONI word, DATAI word and
+interrupt request into arrays the loop reads, and the loop queues every CONO, DATAO and
+DATAI for the bus to deliver before the next instruction.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cpu import state as S
+
+if TYPE_CHECKING:
+    from .machine import Machine
+
+NEVER = (1 << 62) - 1  # "no event scheduled"
+_NAMES = ("BLKI", "DATAI", "BLKO", "DATAO", "CONO", "CONI", "CONSZ", "CONSO")
+
+
+class Device:
+    """Base class of a device on the I/O bus.
+
+    Subclasses set ``code`` (as written in instructions, e.g. 0o120) and ``name`` and
+    override what they need.  After any handler the bus re-reads ``coni()``,
+    ``data_in()``, ``request()`` and ``next_event()``, so handlers just change state.
+    """
+
+    code: int = 0
+    name: str = "DEV"
+
+    def __init__(self) -> None:
+        self.bus: IOBus | None = None
+
+    # --- what the processor does -------------------------------------------------
+    def cono(self, value: int) -> None:
+        """CONO DEV,value (value is 0,,E)."""
+
+    def datao(self, word: int) -> None:
+        """DATAO or BLKO: a word from the processor."""
+
+    def on_datai(self) -> None:
+        """The processor has just read ``data_in()`` with DATAI or BLKI."""
+
+    def reset(self) -> None:
+        """I/O reset (CONO APR,200000): clear flags and PIA."""
+
+    # --- what the processor sees --------------------------------------------------
+    def coni(self) -> int:
+        """The CONI word (also tested by CONSZ/CONSO)."""
+        return 0
+
+    def data_in(self) -> int:
+        """The word DATAI would read now (no side effects; see ``on_datai``)."""
+        return 0
+
+    def request(self) -> int:
+        """The PI channel (1-7) this device requests now, or 0."""
+        return 0
+
+    # --- time -----------------------------------------------------------------------
+    def next_event(self) -> int:
+        """Emulated time (ns) at which ``service`` must run, or ``NEVER``."""
+        return NEVER
+
+    def service(self, now: int) -> None:
+        """Called once emulated time has reached ``next_event()``."""
+
+    @property
+    def now(self) -> int:
+        """Emulated time in nanoseconds."""
+        assert self.bus is not None, f"{self.name} is not attached to a machine"
+        return int(self.bus.machine._st[S.TIME])
+
+
+class IOBus:
+    """Device registry by device code; delivers queued I/O and publishes device state."""
+
+    def __init__(self, machine: Machine) -> None:
+        self.machine = machine
+        self.devices: dict[int, Device] = {}
+
+    def attach(self, device: Device) -> Device:
+        """Put ``device`` on the bus at its code (APR 000 and PI 004 are built in)."""
+        code = device.code
+        if code & 3 or not 0o10 <= code <= 0o774:
+            raise ValueError(
+                f"device code {code:o} is not a multiple of 4 in 010..774 (000 and 004 are "
+                "the built-in APR and PI)"
+            )
+        if code in self.devices:
+            raise ValueError(f"device code {code:o} is already taken by {self.devices[code].name}")
+        device.bus = self
+        self.devices[code] = device
+        self.machine._io[code >> 2] = 1
+        self.publish(device)
+        return device
+
+    def detach(self, code: int) -> None:
+        device = self.devices.pop(code, None)
+        if device is not None:
+            device.bus = None
+            n = code >> 2
+            io = self.machine._io
+            io[n] = io[128 + n] = io[256 + n] = 0
+            self.refresh()
+
+    def get(self, name_or_code: str | int) -> Device | None:
+        if isinstance(name_or_code, int):
+            return self.devices.get(name_or_code)
+        for dev in self.devices.values():
+            if dev.name == name_or_code.upper():
+                return dev
+        return None
+
+    def publish(self, device: Device) -> None:
+        """Copy one device's visible state into the arrays the execute loop reads."""
+        n = device.code >> 2
+        io = self.machine._io
+        io[128 + n] = device.coni() & 0o777777777777
+        io[256 + n] = device.data_in() & 0o777777777777
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Recompute the interrupt request lines and the next device event."""
+        st = self.machine._st
+        lines = 0
+        event = NEVER
+        for dev in self.devices.values():
+            chan = dev.request()
+            if chan:
+                lines |= 1 << (7 - chan)
+            event = min(event, dev.next_event())
+        st[S.DEVREQ] = lines
+        st[S.HOST_EVENT] = min(event, self.machine._deadline)
+        st[S.EVENT] = min(st[S.CLOCK_NEXT], st[S.HOST_EVENT])
+
+    def deliver(self, dev7: int, func: int, word: int) -> None:
+        """Hand one queued I/O operation to its device."""
+        if dev7 == 0:  # CONO APR with I/O reset
+            for dev in self.devices.values():
+                dev.reset()
+                self.publish(dev)
+            return
+        device = self.devices.get(dev7 << 2)
+        if device is None:
+            return
+        if func in (0, 1):
+            device.on_datai()
+        elif func in (2, 3):
+            device.datao(word)
+        elif func == 4:
+            device.cono(word)
+        self.publish(device)
+
+    def service_due(self) -> None:
+        """Run ``service`` for every device whose event time has come."""
+        now = int(self.machine._st[S.TIME])
+        for dev in list(self.devices.values()):
+            if dev.next_event() <= now:
+                dev.service(now)
+                self.publish(dev)
+        self.refresh()
+
+    @staticmethod
+    def function_name(func: int) -> str:
+        return _NAMES[func]

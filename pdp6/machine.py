@@ -1,0 +1,286 @@
+"""``Machine``: processor + core + I/O bus + devices + the emulated clock.
+
+>>> from pdp6 import Machine
+>>> m = Machine()
+>>> m.memory[0o100] = 0o201040000005   # MOVEI 1,5
+>>> m.memory[0o101] = 0o254200000102   # JRST 4,102  (halt)
+>>> m.pc = 0o100
+>>> m.run(max_instructions=100).reason
+'halt'
+>>> m.memory[1]
+5
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import timing
+from .cpu import engines
+from .cpu import state as S
+from .iobus import NEVER, Device, IOBus
+from .memory import ADDRESS_SPACE, Memory
+
+CHUNK = 2_000_000  # instructions per call of the loop when running without a limit
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Why ``run`` returned: reason, the PC, and how many instructions ran."""
+
+    reason: str  # 'halt', 'breakpoint', 'limit', 'time'
+    pc: int
+    instructions: int
+
+
+class _Field:
+    """A named view of one slot of the state vector (``m.apr.nxm`` and the like)."""
+
+    def __init__(self, index: int, kind: type = int, doc: str = "") -> None:
+        self.index = index
+        self.kind = kind
+        self.__doc__ = doc
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        return self.kind(obj._st[self.index])
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        obj._st[self.index] = int(value)
+
+
+class _FlagField:
+    """A view of one bit of the PC-word flags."""
+
+    def __init__(self, bit: int, doc: str = "") -> None:
+        self.bit = bit
+        self.__doc__ = doc
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        return bool(obj._st[S.FLAGS] & self.bit)
+
+    def __set__(self, obj: Any, value: bool) -> None:
+        if value:
+            obj._st[S.FLAGS] |= self.bit
+        else:
+            obj._st[S.FLAGS] &= ~self.bit
+
+
+class APR:
+    """The arithmetic processor's device-000 state, readable and writable by name."""
+
+    code = 0o000
+    pia = _Field(S.APR_PIA, int, "PI channel of APR interrupts (0 = none)")
+    pushdown_overflow = _Field(S.APR_PDLOV, bool, "pushdown overflow flag")
+    illegal_op = _Field(S.APR_ILLOP, bool, "illegal operation / memory protection flag")
+    nxm = _Field(S.APR_NXM, bool, "non-existent memory flag")
+    clock_flag = _Field(S.APR_CLKFLAG, bool, "60 Hz clock flag")
+    clock_enabled = _Field(S.APR_CLKEN, bool, "clock interrupt enable")
+    pc_change_enabled = _Field(S.APR_PCCHEN, bool, "PC-change interrupt enable")
+    overflow_enabled = _Field(S.APR_OVEN, bool, "overflow interrupt enable")
+    protection = _Field(S.PROT, int, "protection register (highest user block)")
+    relocation = _Field(S.RELOC, int, "relocation register (1K blocks)")
+    switches = _Field(S.SWITCHES, int, "console data switches (DATAI APR,)")
+    overflow = _FlagField(S.F_OV, "AR OV flag")
+    pc_change = _FlagField(S.F_PCCH, "PC CHANGE flag")
+    user_iot = _FlagField(S.F_UIOT, "USER IOT: user mode may do I/O")
+
+    def __init__(self, st: Any) -> None:
+        self._st = st
+
+    def __repr__(self) -> str:
+        names = ("pia", "pushdown_overflow", "illegal_op", "nxm", "clock_flag",
+                 "clock_enabled", "overflow", "pc_change")  # fmt: skip
+        return "APR(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in names) + ")"
+
+
+class PI:
+    """The priority interrupt system (device 004); channel n is bit ``1 << (7 - n)``."""
+
+    code = 0o004
+    active = _Field(S.PI_ACTIVE, bool, "PI system active")
+    on = _Field(S.PI_ON, int, "channels turned on (100 = channel 1 ... 1 = channel 7)")
+    requests = _Field(S.PIR, int, "latched requests")
+    held = _Field(S.PIH, int, "channels held (interrupt in progress)")
+
+    def __init__(self, st: Any) -> None:
+        self._st = st
+
+    def __repr__(self) -> str:
+        return (
+            f"PI(active={self.active}, on={self.on:03o}, requests={self.requests:03o}, "
+            f"held={self.held:03o})"
+        )
+
+
+class Machine:
+    """A PDP-6: ``memory``, ``pc``, ``flags``, ``apr``, ``pi``, ``bus``; ``run`` and ``step``.
+
+    ``core_words`` sets how much core exists (up to 256K; references beyond it set the
+    NXM flag).  ``engine`` is 'compiled' (numba; the default when available) or
+    'python' (the same source run as plain Python).
+    """
+
+    def __init__(self, core_words: int = ADDRESS_SPACE, engine: str | None = None) -> None:
+        if not 16 < core_words <= ADDRESS_SPACE:
+            raise ValueError(f"core size must be 17..{ADDRESS_SPACE} words, not {core_words}")
+        self.engine = engine or engines.ENGINES[0]
+        self._run = engines.run_function(self.engine)
+        python = self.engine == "python"
+        logic = timing.logic_table()
+        if python:
+            self._mem: Any = [0] * ADDRESS_SPACE
+            self._st: Any = [0] * S.SIZE
+            self._io: Any = [0] * 384
+            self._ioq: Any = [0] * (3 * S.IOQ_MAX)
+            self._logic: Any = [int(x) for x in logic]
+            self._bp: Any = bytearray(ADDRESS_SPACE)
+        else:
+            self._mem = np.zeros(ADDRESS_SPACE, dtype=np.int64)
+            self._st = np.zeros(S.SIZE, dtype=np.int64)
+            self._io = np.zeros(384, dtype=np.int64)
+            self._ioq = np.zeros(3 * S.IOQ_MAX, dtype=np.int64)
+            self._logic = logic
+            self._bp = np.zeros(ADDRESS_SPACE, dtype=np.uint8)
+        self._deadline = NEVER
+        self._synced_breakpoints: set[int] = set()
+        self.memory = Memory(self._mem, core_words)
+        self.breakpoints: set[int] = set()
+        self.apr = APR(self._st)
+        self.pi = PI(self._st)
+        self.bus = IOBus(self)
+        st = self._st
+        st[S.MEMSIZE] = core_words
+        st[S.CLOCK_PERIOD] = timing.CLOCK_PERIOD_NS
+        st[S.CLOCK_NEXT] = timing.CLOCK_PERIOD_NS
+        st[S.HOST_EVENT] = NEVER
+        st[S.EVENT] = timing.CLOCK_PERIOD_NS
+
+    # --- registers ------------------------------------------------------------------
+    @property
+    def pc(self) -> int:
+        return int(self._st[S.PC])
+
+    @pc.setter
+    def pc(self, value: int) -> None:
+        if not isinstance(value, int) or not 0 <= value <= 0o777777:
+            raise ValueError(f"PC must be an 18-bit address (0..777777 octal), not {value!r}")
+        self._st[S.PC] = value
+
+    @property
+    def flags(self) -> int:
+        """Left half of the PC word: 400000 AR OV, 200000 CRY0, 100000 CRY1, 040000 PC
+        CHANGE, 020000 first part done, 010000 user, 004000 user IOT."""
+        return int(self._st[S.FLAGS])
+
+    @flags.setter
+    def flags(self, value: int) -> None:
+        if not isinstance(value, int) or value & ~0o774000:
+            raise ValueError(f"flags are the bits 774000 of the PC word's left half, not {value!r}")
+        self._st[S.FLAGS] = value
+
+    @property
+    def pc_word(self) -> int:
+        """flags,,PC as JSR would store it."""
+        return (self.flags << 18) | self.pc
+
+    @property
+    def elapsed_ns(self) -> int:
+        return int(self._st[S.TIME])
+
+    @property
+    def elapsed_us(self) -> float:
+        """Emulated PDP-6 time since power-on, in microseconds."""
+        return self._st[S.TIME] / 1000.0
+
+    @property
+    def instructions(self) -> int:
+        """Instructions executed since power-on (interrupt instructions included)."""
+        return int(self._st[S.COUNT])
+
+    @property
+    def user_mode(self) -> bool:
+        return bool(self._st[S.FLAGS] & S.F_USER)
+
+    @property
+    def core_words(self) -> int:
+        return int(self._st[S.MEMSIZE])
+
+    # --- devices --------------------------------------------------------------------
+    def attach(self, device: Device) -> Device:
+        """Put a device on the I/O bus (see :class:`pdp6.iobus.Device`)."""
+        return self.bus.attach(device)
+
+    # --- running --------------------------------------------------------------------
+    def _sync_breakpoints(self) -> None:
+        if self.breakpoints == self._synced_breakpoints:
+            return
+        for a in self._synced_breakpoints - self.breakpoints:
+            self._bp[a] = 0
+        for a in self.breakpoints - self._synced_breakpoints:
+            if not isinstance(a, int) or not 0 <= a <= 0o777777:
+                raise ValueError(f"breakpoint {a!r} is not an 18-bit address")
+            self._bp[a] = 1
+        self._synced_breakpoints = set(self.breakpoints)
+
+    def _drain_io(self) -> None:
+        st, q = self._st, self._ioq
+        n = int(st[S.IOQ_N])
+        st[S.IOQ_N] = 0
+        for i in range(n):
+            self.bus.deliver(int(q[3 * i]), int(q[3 * i + 1]), int(q[3 * i + 2]))
+
+    def run(self, max_instructions: int | None = None, until_us: float | None = None) -> Stop:
+        """Run until a halt, a breakpoint, ``max_instructions`` or emulated ``until_us``.
+
+        A breakpoint never stops the first instruction of a run, so ``run()`` after a
+        breakpoint stop continues past it.
+        """
+        if max_instructions is not None and max_instructions < 0:
+            raise ValueError("max_instructions must not be negative")
+        self._sync_breakpoints()
+        st = self._st
+        st[S.FIRST] = 1
+        self._deadline = NEVER if until_us is None else int(until_us * 1000)
+        self.bus.refresh()
+        start = int(st[S.COUNT])
+        try:
+            while True:
+                done = int(st[S.COUNT]) - start
+                if max_instructions is not None:
+                    budget = max_instructions - done
+                    if budget <= 0:
+                        return Stop("limit", self.pc, done)
+                else:
+                    budget = CHUNK
+                code = self._run(
+                    self._mem, st, self._io, self._ioq, self._logic, self._bp, budget
+                )
+                self._drain_io()
+                if code == S.REASON_HALT:
+                    return Stop("halt", self.pc, int(st[S.COUNT]) - start)
+                if code == S.REASON_BREAK:
+                    return Stop("breakpoint", self.pc, int(st[S.COUNT]) - start)
+                if code == S.REASON_EVENT:
+                    if int(st[S.TIME]) >= self._deadline:
+                        return Stop("time", self.pc, int(st[S.COUNT]) - start)
+                    self.bus.service_due()
+        finally:
+            self._deadline = NEVER
+            self.bus.refresh()
+
+    def step(self) -> Stop:
+        """Execute exactly one instruction (or one interrupt instruction)."""
+        return self.run(max_instructions=1)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Machine pc={self.pc:06o} flags={self.flags:06o} "
+            f"{self.core_words // 1024}K engine={self.engine} t={self.elapsed_us:.1f}us>"
+        )
