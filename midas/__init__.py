@@ -1,0 +1,50 @@
+"""MIDAS: an assembler for the PDP-6, compatible with the MIT AI Lab's MIDAS.
+
+``assemble(text, filename=...)`` and ``assemble_file(path)`` return a
+:class:`~midas.program.Program`; the writers in :mod:`midas.sblk`, :mod:`midas.rim`,
+:mod:`midas.listing` and :mod:`midas.linemap` turn it into files.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from .assembler import Assembler
+from .errors import AsmError
+from .program import Program, SourceLine
+from .source import SourceFile
+
+__all__ = ["AsmError", "Program", "SourceLine", "assemble", "assemble_file"]
+
+_RECURSION_LIMIT = 20000
+
+
+def assemble(
+    source_text: str, filename: str = "<source>", *, old_literals: bool = False
+) -> Program:
+    """Assemble MIDAS source text.  ``filename`` names it in messages and is the place
+    that ``.INSRT`` names are relative to.  ``old_literals`` selects the 1960s dialect in
+    which a ``[`` left open closes at the end of its line (``.MLLIT`` = 0)."""
+    path = None if filename.startswith("<") else Path(filename)
+    return _run(SourceFile(filename, source_text, path), old_literals)
+
+
+def assemble_file(path: str | Path, *, old_literals: bool = False) -> Program:
+    """Assemble a MIDAS source file (read as 8-bit text)."""
+    path = Path(path)
+    raw = path.read_bytes().decode("latin-1")
+    return _run(SourceFile(str(path), raw, path), old_literals)
+
+
+def _run(main: SourceFile, old_literals: bool) -> Program:
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, _RECURSION_LIMIT))
+    assembler = Assembler(main, old_literals)
+    try:
+        return assembler.assemble()
+    except Exception as exc:  # a bug in the assembler must not become a traceback
+        assembler.error(f"internal assembler error: {type(exc).__name__}: {exc}")
+        return assembler.program()
+    finally:
+        sys.setrecursionlimit(limit)

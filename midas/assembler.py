@@ -1,0 +1,220 @@
+"""The assembler: its state, the two passes, and the :class:`~midas.program.Program` built.
+
+Pass 1 assigns addresses (undefined symbols count as 0, literals are only sized); pass 2
+reads everything again with the symbols of pass 1 known, stores the words, and reports
+undefined symbols and labels whose values changed (phase errors).  Symbols and macros are
+kept between the passes, as in MIDAS.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pdp6.loader import SYM_GLOBAL, SYM_HALFKILLED, SYM_LOCAL
+
+from .conditionals import ConditionalMixin
+from .contexts import ProgramContext
+from .errors import AsmError, AssemblyAbort, EndOfPass
+from .expressions import MASK18, ExpressionMixin, to_signed
+from .literals import ConstantsArea, ConstantsMixin
+from .macros import MacroMixin
+from .program import Emitted, Program, SourceLine, SymbolEntry
+from .pseudos import PseudoMixin
+from .source import FILE, Frame, ReaderMixin, SourceFile
+from .statements import StatementMixin
+from .symbols import F_GLOBAL, F_HALFKILL, F_KILL, F_PREDEF, VALUE, initial_table
+
+JRST = 0o254000_000000
+
+
+class Assembler(
+    ReaderMixin,
+    ExpressionMixin,
+    StatementMixin,
+    ConstantsMixin,
+    ConditionalMixin,
+    MacroMixin,
+    PseudoMixin,
+):
+    """Assembles one main source file (and what it inserts) in two passes."""
+
+    def __init__(self, main: SourceFile, old_literals: bool = False) -> None:
+        self.main = main
+        self.sources: dict[Path | str, SourceFile] = {main.path or main.name: main}
+        self.symbols = initial_table()
+        self.errors: dict[tuple, AsmError] = {}
+        self.warnings: dict[tuple, AsmError] = {}
+        self.initial_mllit = 0 if old_literals else 1
+        self.order = 0  # symbol definition counter
+        self.multiply_defined: set[str] = set()
+        self.seen_undefined: set[str] = set()
+        self.prev_areas: list[ConstantsArea] = []
+        self.phase_errors = 0
+        self.printed: list[str] = []
+        self.title = ""
+        self.pass_no = 0
+
+    # --- the passes -------------------------------------------------------------------
+    def assemble(self) -> Program:
+        for pass_no in (1, 2):
+            if not self.run_pass(pass_no):
+                break
+        return self.program()
+
+    def begin_pass(self, pass_no: int) -> None:
+        self.pass_no = pass_no
+        frame = Frame(FILE, self.main.text, source=self.main)
+        self.frames = [frame]
+        self.text = frame.text
+        self.pos = 0
+        self.expansions = 0
+        self.depth = 0
+        self.cond_stack: list = []
+        self.open_closers: list[str] = []
+        self.top = ProgramContext(self.emit)
+        self.ctx = self.top
+        self.stmt_site = (self.main, 0)
+        self.radix = 8
+        self.loc = 0o100
+        self.offset = 0
+        self.success = 0
+        self.mllit = self.initial_mllit
+        self.hkall = 0
+        self.litsw = 0
+        self.stgsw = False
+        self.gensym_count = 0
+        self.aval1 = self.aval2 = self.askip = 0
+        self.text_word_index: int | None = None
+        self.stmt_head = False
+        self.at_start = False
+        self.undef = False
+        self.w_ind = False
+        self.w_idx = 0
+        self.w_io = False
+        self.w_field = 0
+        self.area = ConstantsArea()
+        self.areas: list[ConstantsArea] = []
+        self.pending_vars: list[tuple[str, int]] = []
+        self.vars_seen: set[str] = set()
+        self.emitted: list[tuple[int, int, tuple]] = []
+        self.start_word = 0
+        self.output_format = "sblk"
+        self.nosyms = False
+        self.printed.clear()
+
+    def run_pass(self, pass_no: int) -> bool:
+        """One pass over the input; False if it had to stop early."""
+        self.begin_pass(pass_no)
+        try:
+            self.read_statements(self.top)
+            self.error("no END statement (the assembly ended at the end of the file)")
+            self.finish_pass(0)
+        except EndOfPass:
+            pass
+        except AssemblyAbort:
+            return False
+        except RecursionError:
+            self.error("nesting too deep for the assembler (runaway recursion?)")
+            return False
+        if pass_no == 1:
+            self.prev_areas = self.areas
+        return True
+
+    def finish_pass(self, start: int) -> None:
+        """END: pending variables, then pending literals; the start instruction."""
+        self.top.flush_bytes()
+        self.allocate_variables()
+        self.dump_constants()
+        if start and not start >> 18:
+            start |= JRST  # a bare address means JRST to it
+        self.start_word = start
+        for entry in self.cond_stack:
+            if entry:
+                source, pos = entry
+                line, col = source.position(pos)
+                self.report(
+                    AsmError(source.name, line, col,
+                             "successful '[' conditional never closed by ']'", warning=True)
+                )  # fmt: skip
+
+    # --- diagnostics ----------------------------------------------------------------------
+    def error(self, message: str, pos: int | None = None, warning: bool = False) -> None:
+        source, p = self.site(pos)
+        line, col = source.position(p)
+        self.report(AsmError(source.name, line, col, message + self.expansion_note(), warning))
+
+    def report(self, err: AsmError) -> None:
+        table = self.warnings if err.warning else self.errors
+        table.setdefault((err.file, err.line, err.col, err.message), err)
+
+    def phase_error(self, name: str, new: int, old: int, start: int | None) -> None:
+        self.phase_errors += 1
+        if self.phase_errors == 1:
+            self.error(
+                f"phase error: {name} is {new:o} on pass 2 but was {old:o} on pass 1 (the "
+                "code before it assembled to a different size on the two passes)",
+                start,
+            )
+
+    # --- files ----------------------------------------------------------------------------
+    def load_source(self, path: Path) -> SourceFile | None:
+        key = path.resolve()
+        source = self.sources.get(key)
+        if source is None:
+            try:
+                raw = path.read_bytes().decode("latin-1")
+            except OSError as exc:
+                self.error(f"cannot read {path}: {exc.strerror}")
+                return None
+            source = self.sources[key] = SourceFile(str(path), raw, path)
+        return source
+
+    # --- the result -------------------------------------------------------------------------
+    def program(self) -> Program:
+        prog = Program(
+            output_format=self.output_format,
+            nosyms=self.nosyms,
+            title=self.title,
+            printed=list(self.printed),
+            start_word=self.start_word,
+        )
+        lines: dict[tuple, SourceLine] = {}
+        for loc, word, site in self.emitted:
+            source = lines.get(site)
+            if source is None:
+                source = lines[site] = SourceLine(site[0].name, site[0].position(site[1])[0])
+            prog.emitted.append(Emitted(loc, word, source))
+            prog.words[loc] = word
+            prog.line_map[loc] = source
+        if self.start_word:
+            prog.start = self.start_word & MASK18
+        entries = []
+        for name, sym in self.symbols.items():
+            if sym.kind != VALUE or sym.flags & F_PREDEF or sym.defpass <= 0:
+                continue
+            prog.symbols[name] = sym.value
+            if sym.flags & F_KILL:
+                continue
+            flags = SYM_GLOBAL if sym.flags & F_GLOBAL else SYM_LOCAL
+            if sym.flags & F_HALFKILL:
+                flags |= SYM_HALFKILLED
+            entries.append(SymbolEntry(name, sym.value, flags, sym.order))
+        entries.sort(key=lambda e: (to_signed(e.value), bool(e.flags & SYM_HALFKILLED), e.order))
+        prog.symbol_table = entries
+        order = {source.name: i for i, source in enumerate(self.sources.values())}
+        prog.errors = sorted(
+            self.errors.values(), key=lambda e: (order.get(e.file, 0), e.line, e.col)
+        )
+        prog.warnings = sorted(
+            self.warnings.values(), key=lambda e: (order.get(e.file, 0), e.line, e.col)
+        )
+        if self.phase_errors > 1:
+            first = next(e for e in prog.errors if e.message.startswith("phase error"))
+            i = prog.errors.index(first)
+            prog.errors[i] = AsmError(
+                first.file, first.line, first.col,
+                f"{first.message}; {self.phase_errors - 1} later labels moved too",
+            )  # fmt: skip
+        prog.sources = {s.name: s.lines for s in self.sources.values()}
+        prog.lines = sum(len(s.lines) for s in self.sources.values())
+        return prog

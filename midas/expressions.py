@@ -1,0 +1,638 @@
+"""Syllables, fields and words (reference 1.2-1.4).
+
+A *syllable* is a number, symbol, quoted character, bracketed word or value-returning
+pseudo-op.  A *field* is syllables joined by operators, with no spaces inside.  A *word*
+is fields separated by spaces and commas, whose pattern decides where each field goes.
+
+The syllable reader is also where macros, conditionals, REPEAT and most pseudo-ops are
+recognised, because MIDAS recognises them wherever a symbol is evaluated; labels and
+assignments are recognised when the symbol is the first thing of a statement.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+from . import floats
+from .source import EOF_CH
+from .symbols import (
+    F_FIXED,
+    F_GLOBAL,
+    F_HALFKILL,
+    F_IO,
+    F_PREDEF,
+    F_VARIABLE,
+    MACRO,
+    P_INLINE,
+    P_STMT,
+    P_VALUE,
+    SPECIAL,
+    VALUE,
+    Sym,
+)
+from .textcodes import SQUOZE_CHARS_SET, sixbit_code
+
+MASK36 = (1 << 36) - 1
+MASK18 = (1 << 18) - 1
+LH = MASK36 ^ MASK18
+INDIRECT = 1 << 22
+
+
+class _Done:
+    """Returned instead of a value when a statement was consumed (assignment, LOC ...)."""
+
+    def __repr__(self) -> str:
+        return "DONE"
+
+
+DONE = _Done()
+# cond_stack holds, per open '[', where a successful conditional began, or LITERAL.
+LITERAL = ()
+
+SQUOZE_RUN = re.compile(r"[A-Za-z0-9.$%]+")
+_INT = re.compile(r"([0-9]+)(\.?)")
+_FLOAT = re.compile(r"[0-9]*\.[0-9]+")
+_BLANKS = re.compile(r"[ \t]*")
+_DIGITS = re.compile(r"[0-9]+")
+
+SQUOZE = SQUOZE_CHARS_SET
+_FIELD_INVISIBLE = frozenset("@]}" + EOF_CH)
+# Characters that may begin a field (anything else ends the word).
+FIELD_START = SQUOZE | frozenset("\"'^<([@+-#")
+# Binary operators and their precedence (higher binds tighter).
+PREC = {"+": 1, "-": 1, "*": 2, "/": 2, "\\": 3, "#": 4, "&": 5, "_": 6}
+
+
+def to_signed(w: int) -> int:
+    return w - (1 << 36) if w & (1 << 35) else w
+
+
+def swap(w: int) -> int:
+    return ((w & MASK18) << 18) | (w >> 18)
+
+
+def add_rh(a: int, b: int) -> int:
+    """``a ++ TR(b)``: add into the right half with no carry into the left half."""
+    return (a & LH) | ((a + b) & MASK18)
+
+
+def ash(value: int, count: int) -> tuple[int, bool]:
+    """Arithmetic shift of a word as ``_`` does it; also whether significant bits were lost."""
+    v = to_signed(value)
+    if count >= 0:
+        count = min(count, 40)
+        shifted = v << count
+        result = shifted & (MASK36 >> 1)
+        if v < 0:
+            result |= 1 << 35
+        return result, to_signed(result) != shifted
+    return (v >> min(-count, 40)) & MASK36, False
+
+
+class ExpressionMixin:
+    """The syllable, field and word readers (mixed into the assembler)."""
+
+    # --- words --------------------------------------------------------------------------
+    def read_word(self):  # -> int | None | DONE
+        """Read one word; its value, None if it is empty, or DONE."""
+        saved = self.w_ind, self.w_idx, self.w_io, self.w_field
+        self.w_ind = False
+        self.w_idx = 0
+        self.w_io = False
+        self.w_field = 0
+        try:
+            first = self.read_expr(0, False)
+            if first is DONE:
+                return DONE
+            fields = [first]
+            seps: list[str] = []
+            while True:
+                c = self.peek_field()
+                sep = ""
+                if c == " " or c == "\t":
+                    self.skip_blanks()
+                    c = self.peek_field()
+                    if c != "," and c in FIELD_START:
+                        sep = " "
+                if c == ",":
+                    self.pos += 1
+                    if self.peek() == ",":
+                        self.pos += 1
+                        sep = ",,"
+                    else:
+                        sep = ","
+                    self.skip_blanks()
+                if not sep:
+                    break
+                self.w_field += 1
+                value = self.read_expr(0, False)
+                if value is DONE:
+                    value = None
+                fields.append(value)
+                seps.append(sep)
+            value = first if not seps else self.combine(fields, seps)
+            if value is None:
+                if not (self.w_idx or self.w_ind):
+                    return None
+                value = 0
+            value = (value + self.w_idx) & MASK36
+            if self.w_ind:
+                value |= INDIRECT
+            return value
+        finally:
+            self.w_ind, self.w_idx, self.w_io, self.w_field = saved
+
+    def combine(self, fields: list, seps: list[str]) -> int:
+        """The value of a word from its fields and the separators between them (1.4)."""
+        a = fields[0]
+        b = fields[1] or 0
+        s1 = seps[0]
+        n = len(fields)
+        if s1 == ",,":
+            value = (((a or 0) & MASK18) << 18) + (b & MASK18)
+            return self.extra_fields(value, fields, seps, 2)
+        if a is None or s1 == ",":
+            if n > 2:
+                self.error("this pattern of commas and spaces has no meaning in a word")
+            return add_rh(a or 0, b)
+        if n == 2:
+            return add_rh(a, b)
+        s2 = seps[1]
+        if s2 == " ":
+            return self.extra_fields(add_rh(a, b), fields, seps, 2)
+        if s2 == ",,":
+            self.error("',,' after two fields: this pattern has no meaning in a word")
+        value = (a + self.ac_field(b)) & MASK36
+        return self.extra_fields(add_rh(value, fields[2] or 0), fields, seps, 3)
+
+    def extra_fields(self, value: int, fields: list, seps: list[str], first: int) -> int:
+        """Fields after the last one with its own place go into the right half."""
+        for i in range(first, len(fields)):
+            if seps[i - 1] != " ":
+                self.error("comma past the 3rd field of a word (taken as a space)")
+            value = add_rh(value, fields[i] or 0)
+        return value
+
+    def ac_field(self, b: int) -> int:
+        """The AC field of ``A B,`` — or the device field after an I/O instruction."""
+        if self.w_io:
+            if b & 3 and self.pass_no == 2:
+                self.error(f"device code {b:o} is not a multiple of 4")
+            return (b & 0o774) << 24
+        return (b & 0o17) << 23
+
+    # --- fields -------------------------------------------------------------------------
+    def peek_field(self) -> str:
+        """The next character, skipping what is invisible inside a word.
+
+        ``@`` sets the indirect bit wherever it is; the ``]`` closing a successful
+        conditional and braces are not part of the text they bracket.
+        """
+        while True:
+            c = self.text[self.pos]
+            if c not in _FIELD_INVISIBLE:
+                return c
+            if c == "@":
+                self.w_ind = True
+                self.pos += 1
+            elif c == "]":
+                if not (self.cond_stack and self.cond_stack[-1]):
+                    return c
+                self.close_conditional()
+            elif c == "}":
+                self.pos += 1
+            elif not self.pop_frame():
+                return c
+
+    def read_expr(self, min_prec: int, after_op: bool):  # -> int | None | DONE
+        """A field: operators at or above ``min_prec`` (precedence climbing)."""
+        c = self.peek_field()
+        if not after_op:
+            while c == "(":  # an index (X) at the start of a field is set aside
+                self.pos += 1
+                self.at_start = False
+                self.w_idx += swap(self.read_group(")"))
+                c = self.peek_field()
+        if c == "-" or c == "+" or c == "#":
+            # A unary operator: the binary one with an implicit left operand.
+            self.pos += 1
+            self.at_start = False
+            right = self.read_expr(PREC[c] + 1, True)
+            if right is None or right is DONE:
+                self.error(f"missing operand after '{c}'")
+                right = 0
+            left = self.operate(c, MASK36 if c == "#" else 0, right)
+        else:
+            left = self.read_syllable(after_op)
+            if left is None or left is DONE:
+                return left
+        while True:
+            c = self.peek_field()
+            prec = PREC.get(c)
+            if prec is None:
+                if c != "(":
+                    return left
+                self.pos += 1  # FOO(X): the index is set aside, the field goes on
+                self.w_idx += swap(self.read_group(")"))
+                continue
+            if prec < min_prec:
+                return left
+            self.pos += 1
+            right = self.read_expr(prec + 1, True)
+            if right is None or right is DONE:
+                self.error(f"missing operand after '{c}'")
+                right = 0
+            left = self.operate(c, left, right)
+
+    def operate(self, op: str, a: int, b: int) -> int:
+        if op == "+":
+            return (a + b) & MASK36
+        if op == "-":
+            return (a - b) & MASK36
+        if op == "&":
+            return a & b
+        if op == "\\":
+            return a | b
+        if op == "#":
+            return a ^ b
+        if op == "*":
+            return (to_signed(a) * to_signed(b)) & MASK36
+        if op == "/":
+            if b == 0:
+                if not self.undef:
+                    self.error("division by zero")
+                return 0
+            q = abs(to_signed(a)) // abs(to_signed(b))
+            if (to_signed(a) < 0) != (to_signed(b) < 0):
+                q = -q
+            return q & MASK36
+        value, lost = ash(a, to_signed(b))
+        if lost and not self.undef:
+            self.error(f"'_' shifts significant bits out of the word ({a:o}_{to_signed(b)})",
+                       warning=True)
+        return value
+
+    # --- syllables ----------------------------------------------------------------------
+    def read_syllable(self, after_op: bool):  # -> int | None | DONE
+        """One syllable's value; None if there is none; DONE if a statement was consumed."""
+        while True:
+            c = self.text[self.pos]
+            if c in SQUOZE:
+                start = self.pos
+                run = self.read_run()
+                first = run[0]
+                if first <= "9" and (first >= "0" or first == "."):
+                    m = _INT.fullmatch(run)
+                    if m:
+                        self.at_start = False
+                        return self.integer(m.group(1), m.group(2), start)
+                    if run == ".":
+                        self.at_start = False
+                        return self.location_value()
+                    if _FLOAT.fullmatch(run):
+                        self.at_start = False
+                        return self.float_number(run, start)
+                result = self.symbol_syllable(run, start)
+                if result is not None:
+                    return result
+                continue  # a label, macro call or inline pseudo-op: read on
+            if c == "'" or c == '"' or c == "^":
+                self.pos += 1
+                self.at_start = False
+                return self.quoted(c)
+            if c == "<":
+                self.pos += 1
+                self.at_start = False
+                return self.read_group(">")
+            if c == "(":
+                self.pos += 1
+                self.at_start = False
+                value = swap(self.read_group(")"))
+                if after_op:
+                    return value
+                self.w_idx += value
+                continue
+            if c == "[":
+                self.pos += 1
+                self.at_start = False
+                return self.read_literal()
+            if c == "@":
+                self.pos += 1
+                self.w_ind = True
+                continue
+            if c == "]":
+                if not (self.cond_stack and self.cond_stack[-1]):
+                    return None
+                self.close_conditional()
+                continue
+            if c == "}":
+                self.pos += 1
+                continue
+            if (c == " " or c == "\t") and self.at_start:
+                self.skip_blanks()  # after a label or a conditional's test
+                continue
+            if c == EOF_CH and self.pop_frame():
+                continue
+            return None
+
+    def read_run(self) -> str:
+        """A run of SQUOZE characters, glued across the end of an expansion."""
+        m = SQUOZE_RUN.match(self.text, self.pos)
+        self.pos = m.end()
+        if self.text[self.pos] != EOF_CH:
+            return m.group()
+        parts = [m.group()]
+        while self.peek() in SQUOZE:
+            m = SQUOZE_RUN.match(self.text, self.pos)
+            parts.append(m.group())
+            self.pos = m.end()
+            if self.text[self.pos] != EOF_CH:
+                break
+        return "".join(parts)
+
+    def integer(self, digits: str, decimal: str, start: int) -> int:
+        """A digit string: current radix, decimal with ``.``, octal with ``'``; then ``^``."""
+        if decimal:
+            radix = 10
+        elif self.text[self.pos] == "'":
+            self.pos += 1
+            radix = 8
+        else:
+            radix = self.radix
+        value = self.digits_value(digits, radix, start)
+        if self.text[self.pos] == "^":
+            self.pos += 1
+            exponent = self.exponent()
+            value *= radix**exponent
+        if value > MASK36:
+            self.error(f"number {digits}{decimal} does not fit in 36 bits", start)
+        return value & MASK36
+
+    def digits_value(self, digits: str, radix: int, start: int) -> int:
+        try:
+            return int(digits, radix)
+        except ValueError:
+            bad = next(d for d in digits if int(d) >= radix)
+            self.error(f"digit {bad} in the radix-{radix} number {digits}", start)
+            return int(digits, 10)
+
+    def exponent(self) -> int:
+        """The integer after ``^`` in a number (current radix unless ``.`` or ``'``)."""
+        negative = self.text[self.pos] == "-"
+        if negative:
+            self.pos += 1
+        m = _DIGITS.match(self.text, self.pos)
+        if not m:
+            self.error("'^' after a number needs an integer exponent")
+            return 0
+        self.pos = m.end()
+        radix = self.radix
+        if self.text[self.pos] == ".":
+            self.pos += 1
+            radix = 10
+        elif self.text[self.pos] == "'":
+            self.pos += 1
+            radix = 8
+        value = self.digits_value(m.group(), radix, m.start())
+        return -value if negative else value
+
+    def float_number(self, run: str, start: int) -> int:
+        """A decimal floating-point number; ``^`` scales by 10, ``_`` makes it fixed."""
+        power = 0
+        if self.text[self.pos] == "^":
+            self.pos += 1
+            power = self.exponent()
+        value = Fraction(run) * Fraction(10) ** power
+        if self.text[self.pos] == "_":
+            self.pos += 1
+            shift = self.exponent()
+            fixed = int(value * Fraction(2) ** shift)
+            if abs(fixed) > MASK36 >> 1:
+                self.error(f"{run}_{shift} does not fit in 36 bits", start)
+            return fixed & MASK36
+        try:
+            return floats.encode(value)
+        except floats.FloatRangeError:
+            self.error(f"floating-point number {run} is out of range", start)
+            return 0
+
+    def quoted(self, q: str) -> int:
+        """``'X`` (SIXBIT), ``"X`` (ASCII) or ``^X`` (control); the quote is consumed."""
+        c = self.next_char()
+        if c in ("\n", EOF_CH):
+            self.error(f"missing character after {q}")
+            return 0
+        if q == "^":
+            return ord(c.upper()) & 0o77
+        value = 0
+        while True:
+            value = self.add_quoted_char(value, q, c)
+            while self.peek() in SQUOZE:
+                value = self.add_quoted_char(value, q, self.text[self.pos])
+                self.pos += 1
+            if self.peek() != q:
+                return value
+            self.pos += 1
+            c = self.next_char()
+            if c in ("\n", EOF_CH):
+                self.error(f"missing character after {q}")
+                return value
+
+    def add_quoted_char(self, value: int, q: str, c: str) -> int:
+        if q == '"':
+            return ((value << 7) | (ord(c) & 0o177)) & MASK36
+        code = sixbit_code(c)
+        if code is None:
+            self.error(f"{c!r} has no SIXBIT code")
+            code = 0
+        return ((value << 6) | code) & MASK36
+
+    def location_value(self) -> int:
+        """``.``: the location counter plus OFFSET (a byte pointer in .BYTE mode)."""
+        loc = (self.loc + self.offset) & MASK18
+        if self.top.sizes and self.ctx is self.top:
+            return (self.top.byte_pointer_lh() << 18) | loc
+        return loc
+
+    def symbol_syllable(self, run: str, start: int):  # -> int | DONE | None
+        """A symbol: its value, or the effect of a label/assignment/macro/pseudo-op.
+
+        Returns None when reading should go on with the next syllable.
+        """
+        name = run[:6].upper()
+        c = self.text[self.pos]
+        suffix = 0
+        if c == "'":
+            self.pos += 1
+            suffix = F_VARIABLE
+            c = self.text[self.pos]
+        elif c == '"':
+            self.pos += 1
+            suffix = F_GLOBAL
+            c = self.text[self.pos]
+        if self.at_start:
+            if c == ":":
+                self.pos += 1
+                halfkill = self.text[self.pos] == ":"
+                if halfkill:
+                    self.pos += 1
+                self.define_label(name, start, halfkill, suffix)
+                return None
+            if c == "=" or (c in " \t" and self.assignment_ahead()):
+                self.assignment(name, start, suffix)
+                return DONE
+        sym = self.symbols.get(name)
+        if suffix:
+            sym = self.mark_symbol(name, sym, suffix, start)
+        if sym is None:
+            self.at_start = False
+            return self.undefined(name, start)
+        kind = sym.kind
+        if kind == VALUE:
+            self.at_start = False
+            if sym.flags & F_IO and self.w_field == 0:
+                self.w_io = True
+            if not sym.defpass:  # only marked (FOO"), never given a value
+                return self.undefined(name, start)
+            return sym.value
+        if kind == MACRO:
+            self.call_macro(sym.macro, name, start)
+            return None
+        if kind == SPECIAL:
+            self.at_start = False
+            return getattr(self, sym.handler[0])()
+        return self.pseudo_op(name, sym, start)
+
+    def assignment_ahead(self) -> bool:
+        """After a symbol at the start of a statement: do blanks lead to ``=``?"""
+        end = _BLANKS.match(self.text, self.pos).end()
+        return self.text[end] == "="
+
+    def pseudo_op(self, name: str, sym: Sym, start: int):  # -> int | DONE | None
+        method, category = sym.handler
+        handler = getattr(self, method)
+        head = self.at_start
+        self.at_start = False
+        if category == P_VALUE:
+            self.stmt_head = head
+            return handler(name)
+        if category != P_INLINE and not (head and self.ctx is self.top):
+            where = "inside a literal or grouping" if self.ctx is not self.top else "here"
+            self.error(f"{name} must begin a statement; it cannot be used {where}", start)
+            self.rest_of_line()
+            return None
+        if category == P_STMT:
+            handler(name)
+            return DONE
+        handler(name)
+        self.at_start = head
+        return None
+
+    def undefined(self, name: str, start: int) -> int:
+        """An undefined symbol counts as 0; on pass 2 it is an error."""
+        self.undef = True
+        self.seen_undefined.add(name)
+        if self.pass_no == 2:
+            self.error(f"undefined symbol {name}", start)
+        return 0
+
+    def mark_symbol(self, name: str, sym: Sym | None, flag: int, start: int) -> Sym | None:
+        """``FOO'`` makes FOO a variable (if not otherwise defined); ``FOO"`` global."""
+        if flag == F_GLOBAL:
+            sym = self.own_symbol(name)
+            sym.flags |= F_GLOBAL
+            return sym if sym.defpass else None
+        if sym is not None and sym.kind == VALUE and sym.flags & F_FIXED and not (
+            sym.flags & F_VARIABLE
+        ):
+            return sym  # already a label: FOO' just refers to it
+        if sym is not None and sym.kind != VALUE:
+            self.error(f"{name}' : {name} is not a numeric symbol", start)
+            return None
+        self.add_variable(name, 1, start)
+        sym = self.symbols.get(name)
+        return sym if sym is not None and sym.defpass else None
+
+    def define_label(self, name: str, start: int, halfkill: bool, suffix: int) -> None:
+        if self.ctx is not self.top:
+            self.error(f"label {name}: inside a {self.ctx.name}", start)
+            return
+        flags = F_FIXED | (F_HALFKILL if halfkill or self.hkall else 0) | suffix
+        self.define(name, self.location_value(), flags, start)
+
+    def assignment(self, name: str, start: int, suffix: int) -> None:
+        """``FOO=word``; ``==`` half-kills, ``=:`` forbids another value (reference 1.5)."""
+        while self.text[self.pos] != "=":
+            self.pos += 1
+        self.pos += 1
+        flags = suffix
+        if self.text[self.pos] == "=":
+            self.pos += 1
+            flags |= F_HALFKILL
+        if self.text[self.pos] == ":":
+            self.pos += 1
+            flags |= F_FIXED
+        self.skip_blanks()
+        saved = self.undef
+        self.undef = False
+        self.at_start = False
+        value = self.read_word()
+        undefined = self.undef
+        self.undef = saved or undefined
+        if value is None or value is DONE:
+            self.error(f"nothing to assign to {name}", start)
+            return
+        self.ctx.assigned(value)  # <FOO=1> has the value 1
+        if undefined:
+            return  # not done while the value is unknown
+        if name == ".":
+            self.set_location(value, start)
+            return
+        sym = self.symbols.get(name)
+        if sym is not None and sym.kind == SPECIAL:
+            setter = sym.handler[1]
+            if setter is None:
+                self.error(f"{name} cannot be assigned", start)
+            else:
+                getattr(self, setter)(value)
+            return
+        self.define(name, value, flags, start)
+
+    def own_symbol(self, name: str) -> Sym:
+        """The table entry of ``name``, made the program's own (copied if predefined)."""
+        sym = self.symbols.get(name)
+        if sym is None:
+            sym = Sym(VALUE)
+            self.symbols[name] = sym
+        elif sym.flags & F_PREDEF:  # shadow the initial definition
+            sym = sym.copy()
+            self.symbols[name] = sym
+        return sym
+
+    def define(self, name: str, value: int, flags: int, start: int | None) -> None:
+        """Give ``name`` a numeric value, checking labels for multiple definition and phase."""
+        sym = self.symbols.get(name)
+        if sym is None or sym.flags & F_PREDEF or sym.kind != VALUE or not sym.defpass:
+            old_flags = sym.flags & (F_GLOBAL | F_VARIABLE) if sym is not None else 0
+            old_order = sym.order if sym is not None and sym.kind == VALUE else 0
+            sym = Sym(VALUE, value, flags | old_flags)
+            self.order += 1
+            sym.order = old_order or self.order
+            sym.defpass = self.pass_no
+            self.symbols[name] = sym
+            return
+        if sym.flags & F_FIXED or flags & F_FIXED:
+            if value != sym.value:
+                if sym.defpass == self.pass_no:
+                    self.multiply_defined.add(name)
+                    self.error(
+                        f"{name} multiply defined: {value:o} here, {sym.value:o} before",
+                        start,
+                    )
+                    return
+                if sym.flags & F_FIXED and name not in self.multiply_defined:
+                    self.phase_error(name, value, sym.value, start)
+        sym.value = value
+        sym.flags |= flags
+        sym.defpass = self.pass_no

@@ -1,0 +1,641 @@
+"""Macros and iterations (reference 1.9-1.10): DEFINE ... TERMIN, calls and their argument
+syntaxes, REPEAT, IRP/IRPC/IRPS/IRPW/IRPNC, .STOP/.ISTOP, .GO/.TAG, gensyms.
+
+A body is scanned once, when it is defined: dummy names (recognised only between
+non-SQUOZE characters, six characters significant) become argument slots, ``!`` next to
+a dummy is dropped, ``.QUOTE`` text is copied untouched, and nested DEFINE/IRP ... TERMIN
+pairs are counted to find the matching TERMIN.  A call substitutes the arguments into the
+body and pushes the result on the input stack, where it is read like any other text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .expressions import SQUOZE, to_signed
+from .source import EOF_CH, IRP, MACRO, REPEAT, TEXT, Frame
+from .symbols import MACRO as MACRO_SYM
+from .symbols import Sym, key, pseudo, special
+from .textcodes import numeral
+
+# Argument syntaxes (bind classes).
+NORMAL, BALANCED, WHOLELINE, STRUNG, KEEPSTRUNG, EVALUATED = range(6)
+# How an argument scan ended.
+MORE, END_EOL, END_OTHER = range(3)
+# What a call said about a dummy.
+UNSPECIFIED, NULLSPECIFIED, SPECIFIED = range(3)
+
+OPENS = "<([{"
+CLOSES = ">)]}"
+TERMIN_OPENERS = frozenset(("DEFINE", "IRP", "IRPC", "IRPS", "IRPW", "IRPNC", ".TTYMA"))
+_BODY_TOKEN = re.compile(r"[A-Za-z0-9.$%]+|\x00")
+_PLAIN_ARG = re.compile(r"[^,;\n\x00]*")
+_BLANKS = re.compile(r"[ \t]*")
+MAX_REPEAT = 1 << 20
+
+
+class Dummy:
+    """One dummy argument and its bind class."""
+
+    __slots__ = ("name", "syntax", "gensym", "default", "keyword")
+
+    def __init__(self, name: str, syntax: int, gensym: bool, keyword: bool) -> None:
+        self.name = name
+        self.syntax = syntax
+        self.gensym = gensym
+        self.default: str | None = None
+        self.keyword = keyword
+
+
+class Macro:
+    """A macro: its dummies and its body, split at the dummy slots."""
+
+    __slots__ = ("name", "dummies", "parts")
+
+    def __init__(self, name: str, dummies: list[Dummy], parts: list[str | int]) -> None:
+        self.name = name
+        self.dummies = dummies
+        self.parts = parts
+
+
+def expand(parts: list[str | int], args: list[str]) -> str:
+    """The body with each dummy slot replaced by its argument (not rescanned)."""
+    return "".join(p if isinstance(p, str) else args[p] for p in parts)
+
+
+class MacroMixin:
+    """Macro definition and expansion, REPEAT and IRP (mixed into the assembler)."""
+
+    # --- definition ---------------------------------------------------------------------
+    @pseudo("DEFINE")
+    def p_define(self, name: str) -> None:
+        start = self.pos
+        if self.skip_blanks() not in SQUOZE:
+            self.error("DEFINE needs the name of the macro")
+            self.rest_of_line()
+            return
+        macro_name = key(self.read_run())
+        dummies = self.read_dummy_list()
+        parts = self.read_body({d.name: i for i, d in enumerate(dummies)}, start)
+        if parts is None:
+            return
+        sym = Sym(MACRO_SYM, macro=Macro(macro_name, dummies, parts))
+        sym.defpass = self.pass_no
+        self.symbols[macro_name] = sym
+
+    def read_dummy_list(self) -> list[Dummy]:
+        """The rest of a define line: dummy names and the delimiters giving bind classes."""
+        dummies: list[Dummy] = []
+        syntax, gensym, keyword = NORMAL, False, False
+        while True:
+            c = self.peek()
+            if c == "\n" or c == EOF_CH:
+                self.skip_line_end()
+                return dummies
+            if c == ";":
+                self.rest_of_line()
+                continue
+            if c in SQUOZE:
+                dummy = Dummy(key(self.read_run()), syntax, gensym, keyword)
+                dummies.append(dummy)
+                c = self.peek()
+                if c == "/":  # FOO/ is the old way of writing -FOO
+                    self.pos += 1
+                    syntax = NORMAL if syntax == WHOLELINE else WHOLELINE
+                    dummy.syntax = syntax
+                elif c == "=":
+                    self.pos += 1
+                    text, how = self.scan_normal(backslash=False, paren=False)
+                    dummy.default = text or ""
+                    if how == END_EOL:
+                        self.skip_line_end()
+                        return dummies
+                continue
+            self.pos += 1
+            if c in OPENS:
+                syntax = BALANCED
+            elif c in CLOSES:
+                syntax = NORMAL
+            elif c in "*&#?-/":
+                toggled = {"*": STRUNG, "&": KEEPSTRUNG, "#": EVALUATED, "?": BALANCED,
+                           "-": WHOLELINE, "/": WHOLELINE}[c]  # fmt: skip
+                syntax = NORMAL if syntax == toggled else toggled
+            elif c == "\\":
+                gensym = not gensym
+            elif c == "+":
+                keyword = not keyword
+            elif c == ":":
+                syntax, gensym, keyword = NORMAL, False, False
+
+    def read_body(self, dummies: dict[str, int], start: int) -> list[str | int] | None:
+        """The text up to the matching TERMIN, with dummies made into argument slots."""
+        site = self.site(start)
+        parts: list[str | int] = []
+        text = []
+        depth = 0
+        pos = seg = self.pos
+        src = self.text
+        while True:
+            m = _BODY_TOKEN.search(src, pos)
+            tok = m.group()
+            at = m.start()
+            if tok == EOF_CH:
+                text.append(src[seg:at])
+                self.pos = at
+                if not self.pop_frame():
+                    source, p = site
+                    line, col = source.position(p)
+                    self.error(f"no TERMIN for the DEFINE or IRP at {line}:{col}")
+                    return None
+                src, pos, seg = self.text, self.pos, self.pos
+                continue
+            word = tok[:6].upper()
+            slot = dummies.get(word)
+            if slot is not None or (word == "TERMIN" and depth == 0) or word == ".QUOTE":
+                # Text before it; an adjacent '!' is a concatenation mark and goes.
+                end = at - 1 if at > seg and src[at - 1] == "!" else at
+                text.append(src[seg:end])
+                pos = m.end()
+                if slot is not None:
+                    parts.append("".join(text))
+                    text = []
+                    parts.append(slot)
+                    if src[pos] == "!":
+                        pos += 1
+                    seg = pos
+                    continue
+                if word == "TERMIN":
+                    parts.append("".join(text))
+                    self.pos = pos
+                    if self.peek() != EOF_CH:
+                        self.pos += 1  # the character after TERMIN is eaten
+                    return [p for p in parts if p != ""]
+                self.pos = pos
+                quoted = self.read_delimited()
+                text.append(quoted or "")
+                src, pos, seg = self.text, self.pos, self.pos
+                continue
+            if word == "TERMIN":
+                depth -= 1
+            elif word in TERMIN_OPENERS:
+                depth += 1
+            pos = m.end()
+
+    @pseudo("TERMIN")
+    def p_termin(self, name: str) -> None:
+        self.error("TERMIN without a DEFINE or IRP")
+
+    @pseudo(".QUOTE")
+    def p_quote(self, name: str) -> None:
+        text = self.read_delimited()
+        if text:
+            self.push_text(TEXT, text)
+
+    # --- calls --------------------------------------------------------------------------
+    def call_macro(self, macro: Macro, name: str, start: int) -> None:
+        site = self.site(start)
+        args = self.call_arguments(macro) if macro.dummies else []
+        frame = Frame(MACRO, expand(macro.parts, args) + EOF_CH, site, name)
+        self.push_frame(frame)
+
+    def call_arguments(self, macro: Macro) -> list[str]:
+        """Read a call's arguments by each dummy's syntax; fill in the unspecified ones."""
+        dummies = macro.dummies
+        n = len(dummies)
+        values: list[str] = [""] * n
+        status = [UNSPECIFIED] * n
+        c = self.peek()
+        paren = ended = eol = False
+        if c == "\n":
+            self.pos += 1  # NAME alone on its line: every dummy unspecified
+            ended = True
+        elif c == EOF_CH or c == ";":
+            ended = True
+        else:
+            self.pos += 1  # the character after the name is not part of the arguments
+            paren = c in OPENS
+        i = 0
+        while i < n and not ended:
+            if dummies[i].keyword:
+                j = i
+                while j < n and dummies[j].keyword:
+                    j += 1
+                how = self.keyword_arguments(dummies, i, j, values, status, paren)
+                i = j
+            else:
+                how = self.one_argument(dummies[i].syntax, i, values, status, paren)
+                i += 1
+            if how != MORE:
+                ended = True
+                eol = how == END_EOL
+        if paren:
+            self.skip_to_close()
+        elif eol:
+            self.skip_line_end()
+        result = []
+        for d, value, st in zip(dummies, values, status, strict=True):
+            if st == SPECIFIED:
+                result.append(value)
+            elif d.default is not None:
+                result.append(d.default)
+            elif d.gensym and st == UNSPECIFIED:
+                result.append(self.new_gensym())
+            else:
+                result.append("")
+        return result
+
+    def one_argument(
+        self, syntax: int, i: int, values: list[str], status: list[int], paren: bool
+    ) -> int:
+        text, how = self.scan_argument(syntax, paren)
+        if text is not None:
+            values[i] = text
+            status[i] = SPECIFIED
+        elif how == MORE:
+            status[i] = NULLSPECIFIED
+        return how
+
+    def keyword_arguments(
+        self, dummies: list[Dummy], i: int, j: int,
+        values: list[str], status: list[int], paren: bool,
+    ) -> int:  # fmt: skip
+        """A run of by-keyword dummies: ``NAME=value`` until a terminator."""
+        slots = {dummies[k].name: k for k in range(i, j)}
+        while True:
+            c = self.skip_blanks()
+            if c not in SQUOZE:
+                if c == ",":
+                    self.pos += 1
+                    return MORE
+                return END_EOL if c == "\n" else END_OTHER
+            start = self.pos
+            name = key(self.read_run())
+            k = slots.get(name)
+            if self.skip_blanks() != "=" or k is None:
+                self.error(f"{name} is not a keyword argument of this macro", start)
+                return END_OTHER
+            self.pos += 1
+            how = self.one_argument(dummies[k].syntax, k, values, status, paren)
+            if how != MORE:
+                return how
+
+    def scan_argument(self, syntax: int, paren: bool) -> tuple[str | None, int]:
+        if syntax == NORMAL:
+            return self.scan_normal(backslash=True, paren=paren)
+        if syntax == BALANCED:
+            return self.scan_balanced()
+        if syntax == WHOLELINE:
+            if self.peek() == EOF_CH:
+                return None, END_OTHER
+            text = self.rest_of_line()
+            self.skip_line_end()
+            return text, MORE
+        if syntax in (STRUNG, KEEPSTRUNG):
+            return self.scan_strung(syntax == KEEPSTRUNG)
+        return self.scan_evaluated()
+
+    def scan_normal(self, backslash: bool, paren: bool) -> tuple[str | None, int]:
+        """The normal syntax: ``[text]``, ``\\expr``, or text up to ``,`` ``;`` or EOL."""
+        c = self.peek()
+        if c in " \t":
+            end = _BLANKS.match(self.text, self.pos).end()
+            if self.text[end] == ";":  # blanks before a semicolon do not count
+                self.pos = end
+                c = ";"
+        if c == ",":
+            self.pos += 1
+            return None, MORE
+        if c == "\n" or c == EOF_CH:
+            return None, END_EOL
+        if c == ";" or (paren and c in CLOSES):
+            return None, END_OTHER
+        if c == "[":
+            self.pos += 1
+            text = self.read_balanced("[", "]")
+            return text or "", MORE
+        if c == "\\" and backslash:
+            self.pos += 1
+            return self.value_argument()
+        if paren:
+            return self.scan_until_close(stop=",;\n")
+        parts = []
+        while True:
+            m = _PLAIN_ARG.match(self.text, self.pos)
+            parts.append(m.group())
+            self.pos = m.end()
+            c = self.text[self.pos]
+            if c != EOF_CH or not self.pop_frame():
+                break
+        text = "".join(parts)
+        if c == ",":
+            self.pos += 1
+            return text, MORE
+        if c == ";":
+            return text.rstrip(" \t"), END_OTHER
+        return text, END_EOL
+
+    def scan_balanced(self) -> tuple[str | None, int]:
+        """The balanced syntax: brackets must balance; an unmatched close ends the call."""
+        c = self.peek()
+        if c == ",":
+            self.pos += 1
+            return None, MORE
+        if c in "\n;" or c == EOF_CH or c in CLOSES:
+            return None, END_EOL if c == "\n" else END_OTHER
+        return self.scan_until_close(stop=",;\n")
+
+    def scan_until_close(self, stop: str) -> tuple[str | None, int]:
+        """Text up to a character of ``stop`` outside brackets, or an unmatched close."""
+        parts = []
+        depth = 0
+        while True:
+            c = self.peek()
+            if c == EOF_CH:
+                return "".join(parts), END_OTHER
+            if depth == 0 and c in stop:
+                text = "".join(parts)
+                if c == ",":
+                    self.pos += 1
+                    return text, MORE
+                if c == ";":
+                    return text.rstrip(" \t"), END_OTHER
+                return text, END_EOL
+            if c in OPENS:
+                depth += 1
+            elif c in CLOSES:
+                if depth == 0:
+                    return "".join(parts), END_OTHER
+                depth -= 1
+            parts.append(c)
+            self.pos += 1
+
+    def scan_strung(self, keep: bool) -> tuple[str | None, int]:
+        """The strung syntax: ``/text/`` with any delimiter (kept if keepstrung)."""
+        c = self.skip_blanks()
+        if c == ",":
+            self.pos += 1
+            return None, MORE
+        if c in "\n;" or c == EOF_CH or c in CLOSES:
+            return None, END_EOL if c == "\n" else END_OTHER
+        text = self.read_delimited() or ""
+        if keep:
+            text = c + text + c
+        return text, self.argument_end()
+
+    def scan_evaluated(self) -> tuple[str | None, int]:
+        c = self.skip_blanks()
+        if c == ",":
+            self.pos += 1
+            return None, MORE
+        if c in "\n;" or c == EOF_CH:
+            return None, END_EOL if c == "\n" else END_OTHER
+        return self.value_argument()
+
+    def value_argument(self) -> tuple[str, int]:
+        """``\\expr`` (or an evaluated dummy): the field's value as a numeral."""
+        self.skip_blanks()
+        text = numeral(self.argument_field(), self.radix)
+        c = self.peek()
+        if c == "\n" or c == EOF_CH:
+            return text, END_EOL
+        if c == ";" or c in CLOSES:
+            return text, END_OTHER
+        self.pos += 1  # the field's terminator
+        return text, MORE
+
+    def argument_end(self) -> int:
+        """After a strung argument: a comma lets more follow, anything else ends the call."""
+        c = self.skip_blanks()
+        if c == ",":
+            self.pos += 1
+            return MORE
+        return END_EOL if c == "\n" else END_OTHER
+
+    def skip_to_close(self) -> None:
+        """End of a parenthesized call: drop text up to the close matching the open."""
+        depth = 0
+        while True:
+            c = self.peek()
+            if c == "\n" or c == EOF_CH:
+                self.error("missing close bracket of a parenthesized macro call")
+                return
+            self.pos += 1
+            if c in OPENS:
+                depth += 1
+            elif c in CLOSES:
+                if depth == 0:
+                    return
+                depth -= 1
+
+    def new_gensym(self) -> str:
+        self.gensym_count = (self.gensym_count + 1) & ((1 << 36) - 1)
+        return "G" + numeral(self.gensym_count, self.radix).rjust(5, "0")[-5:]
+
+    @special(".GSCNT", setter="set_gensym_count")
+    def get_gensym_count(self) -> int:
+        return self.gensym_count
+
+    def set_gensym_count(self, value: int) -> None:
+        self.gensym_count = value
+
+    @pseudo(".GSSET")
+    def p_gsset(self, name: str) -> None:
+        self.skip_blanks()
+        self.gensym_count = self.argument_field()
+
+    # --- REPEAT -------------------------------------------------------------------------
+    @pseudo("REPEAT")
+    def p_repeat(self, name: str) -> None:
+        start = self.pos
+        count = to_signed(self.condition_value())
+        if self.peek() == "[":
+            self.pos += 1
+            body = self.read_balanced("[", "]")
+            if body is None:
+                self.error("REPEAT: missing ']'", start)
+                return
+        else:
+            body = self.rest_of_line() + "\n"
+            self.skip_line_end()
+        if count > MAX_REPEAT:
+            self.error(f"REPEAT count {count} is too large", start)
+            return
+        if count > 0 and body:
+            frame = Frame(REPEAT, body + EOF_CH, self.site(start), "")
+            frame.passes = count
+            frame.body = body
+            self.push_frame(frame)
+
+    @special(".RPCNT")
+    def get_rpcnt(self) -> int:
+        return self.loop_count(REPEAT)
+
+    @special(".IRPCNT")
+    def get_irpcnt(self) -> int:
+        return self.loop_count(IRP)
+
+    def loop_count(self, kind: int) -> int:
+        for frame in reversed(self.frames):
+            if frame.kind == kind:
+                return frame.count
+        return 0
+
+    # --- IRP ----------------------------------------------------------------------------
+    @pseudo("IRP", "IRPC", "IRPS", "IRPW", "IRPNC")
+    def p_irp(self, name: str) -> None:
+        start = self.pos
+        limits = (0, 1, -1)
+        if name == "IRPNC":
+            limits = tuple(to_signed(self.condition_value()) for _ in range(3))
+        groups = self.irp_groups()
+        if groups is None:
+            return
+        names: dict[str, int] = {}
+        for first, second, _text in groups:
+            for dummy in (first, second):
+                if dummy:
+                    names.setdefault(dummy, len(names))
+        parts = self.read_body(names, start)
+        if parts is None:
+            return
+        columns = [self.irp_split(name, text, limits) for _f, _s, text in groups]
+        passes = max((len(col) for col in columns), default=0)
+        texts = []
+        for p in range(passes):
+            args = [""] * len(names)
+            for (first, second, _text), col in zip(groups, columns, strict=True):
+                a, b = col[p] if p < len(col) else ("", "")
+                if second:
+                    args[names[second]] = b
+                if first:
+                    args[names[first]] = a
+            texts.append(expand(parts, args))
+        if texts:
+            frame = Frame(IRP, texts[0] + EOF_CH, self.site(start), name)
+            frame.passes = texts
+            self.push_frame(frame)
+
+    def irp_groups(self) -> list[tuple[str, str, str]] | None:
+        """The IRP header: groups ``first,second,string`` up to the body."""
+        groups = []
+        while True:
+            dummy_names = []
+            for _ in range(2):
+                c = self.skip_blanks()
+                dummy_names.append(key(self.read_run()) if c in SQUOZE else "")
+                if self.skip_blanks() != ",":
+                    self.error("IRP: a comma should follow each dummy name")
+                    self.rest_of_line()
+                    return None
+                self.pos += 1
+            text, how = self.scan_normal(backslash=False, paren=False)
+            groups.append((dummy_names[0], dummy_names[1], text or ""))
+            if how == MORE or (how != END_EOL and self.text[self.pos - 1] == "]"):
+                c = self.peek()
+                if c in SQUOZE or c == ",":
+                    if c == ",":
+                        self.pos += 1
+                    continue
+            if self.peek() != EOF_CH:
+                self.pos += 1  # the character ending the header is thrown away
+            return groups
+
+    def irp_split(self, name: str, text: str, limits: tuple) -> list[tuple[str, str]]:
+        """The (first, second) dummy values of each pass of one IRP group."""
+        if name == "IRPC":
+            return [(c, text[i + 1 :]) for i, c in enumerate(text)]
+        if name == "IRPS":
+            return [
+                (m.group(1), m.group(2))
+                for m in re.finditer(r"([A-Za-z0-9.$%]+)([^A-Za-z0-9.$%]?)", text)
+            ]
+        if name == "IRPW":
+            out = []
+            for line in text.split("\n"):
+                if line:
+                    first, _semi, second = line.partition(";")
+                    out.append((first, second))
+            return out
+        if name == "IRPNC":
+            skip, size, limit = limits
+            size = max(size, 1)
+            rest = text[max(skip, 0) :]
+            chunks = [rest[i : i + size] for i in range(0, len(rest), size)]
+            if limit >= 0:
+                chunks = chunks[:limit]
+            return [(c, "".join(chunks[i + 1 :])) for i, c in enumerate(chunks)]
+        return self.irp_elements(text)
+
+    @staticmethod
+    def irp_elements(text: str) -> list[tuple[str, str]]:
+        """IRP's split: commas and line ends separate; ``[...]`` protects and is dropped."""
+        out = []
+        i = 0
+        n = len(text)
+        if not text:
+            return out
+        while i <= n:
+            element = []
+            depth = 0
+            while i < n:
+                c = text[i]
+                if depth == 0 and c in ",\n":
+                    break
+                if c == "[":
+                    depth += 1
+                    if depth == 1:
+                        i += 1
+                        continue
+                elif c == "]" and depth:
+                    depth -= 1
+                    if depth == 0:
+                        i += 1
+                        continue
+                element.append(c)
+                i += 1
+            out.append(("".join(element), text[i + 1 :]))
+            i += 1
+        return out
+
+    # --- leaving and jumping ------------------------------------------------------------
+    @pseudo(".STOP", ".ISTOP")
+    def p_stop(self, name: str) -> None:
+        """Leave the innermost macro body or loop pass (``.ISTOP``: and the loop)."""
+        for depth in range(len(self.frames) - 1, 0, -1):
+            frame = self.frames[depth]
+            if frame.kind in (MACRO, REPEAT, IRP):
+                if name == ".ISTOP":
+                    frame.finished = True
+                del self.frames[depth + 1 :]
+                del self.cond_stack[frame.cond_depth :]
+                frame.pos = len(frame.text) - 1
+                self.text = frame.text
+                self.pos = frame.pos
+                return
+        self.error(f"{name} outside a macro or loop")
+
+    @pseudo(".GO")
+    def p_go(self, name: str) -> None:
+        """Continue after ``.TAG tag`` in the current expansion or an enclosing one."""
+        if self.skip_blanks() not in SQUOZE:
+            self.error(".GO needs a tag")
+            return
+        tag = self.read_run()
+        pattern = re.compile(
+            r"\.TAG[ \t]+" + re.escape(tag) + r"(?![A-Za-z0-9.$%])", re.IGNORECASE
+        )
+        for depth in range(len(self.frames) - 1, 0, -1):
+            frame = self.frames[depth]
+            m = pattern.search(frame.text)
+            if m:
+                del self.frames[depth + 1 :]
+                del self.cond_stack[frame.cond_depth :]
+                self.text = frame.text
+                self.pos = frame.pos = m.end()
+                return
+        self.error(f".GO {tag}: no .TAG {tag} in the enclosing macros and loops")
+
+    @pseudo(".TAG")
+    def p_tag(self, name: str) -> None:
+        if self.skip_blanks() in SQUOZE:
+            self.read_run()

@@ -1,0 +1,624 @@
+"""The other pseudo-ops: location counter, symbols, text, output control, small functions.
+
+Conditionals live in :mod:`midas.conditionals`, macros and loops in :mod:`midas.macros`,
+literal and variable storage in :mod:`midas.literals`.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from . import alu
+from .errors import EndOfPass
+from .expressions import DONE, INDIRECT, MASK18, MASK36, SQUOZE, to_signed
+from .source import EOF_CH, FILE, Frame
+from .symbols import (
+    F_GLOBAL,
+    F_HALFKILL,
+    F_KILL,
+    F_VARIABLE,
+    MACRO,
+    P_START,
+    P_STMT,
+    P_VALUE,
+    PSEUDO,
+    SPECIAL,
+    key,
+    pseudo,
+    special,
+)
+from .textcodes import ascii_words, numeral, sixbit_code, sixbit_words, squoze
+
+MAX_INCLUDE_DEPTH = 20
+UNSUPPORTED = (
+    "RIM10", "RELOCA", "1PASS", ".DECREL", ".DECSAV", ".DECTWO", ".FASL", ".BEGIN",
+    ".END", ".BIND", ".DOWN", ".FORMAT", "WORD", ".TTYMAC", ".I", ".F", ".LIBRA",
+    ".LIBRQ", ".LIFS", ".ELDC", ".LOP", ".LNKOT", ".INEOF",
+)  # fmt: skip
+_ITS_NAME = re.compile(r"^(?:[A-Za-z0-9]+:)?(?:([^;\s]+);)?\s*(\S+)(?:\s+(\S+))?\s*$")
+
+
+class PseudoMixin:
+    """Pseudo-ops not covered by the other mixins."""
+
+    # --- arguments ----------------------------------------------------------------------
+    def argument_field(self) -> int:
+        """A field read as an argument (its own word state; empty counts as 0)."""
+        saved = self.w_ind, self.w_idx, self.w_io, self.w_field
+        self.w_ind = False
+        self.w_idx = 0
+        self.w_io = False
+        self.w_field = 1
+        try:
+            value = self.read_expr(0, False)
+            if value is None or value is DONE:
+                value = 0
+            value = (value + self.w_idx) & MASK36
+            return value | INDIRECT if self.w_ind else value
+        finally:
+            self.w_ind, self.w_idx, self.w_io, self.w_field = saved
+
+    def argument_word(self) -> int | None:
+        self.skip_blanks()
+        value = self.read_word()
+        return None if value is DONE else value
+
+    def comma(self, what: str) -> bool:
+        """Expect and consume the comma between two arguments."""
+        if self.skip_blanks() == ",":
+            self.pos += 1
+            self.skip_blanks()
+            return True
+        self.error(f"{what}: a comma should separate the arguments")
+        return False
+
+    def layout_value(self, what: str) -> int | None:
+        """The argument of LOC, BLOCK, OFFSET: it must be known on pass 1."""
+        saved = self.undef
+        self.undef = False
+        value = self.argument_word()
+        undefined = self.undef
+        self.undef = saved
+        if value is None:
+            self.error(f"{what} needs an argument")
+            return None
+        if undefined:
+            if self.pass_no == 1:
+                self.error(f"{what}: the value is not defined yet (a forward reference here "
+                           "would move code between the passes)")
+            return None
+        return value
+
+    def symbol_list(self) -> list[tuple[str, int]]:
+        """Symbols separated by commas or blanks, to the end of the line."""
+        names = []
+        while True:
+            c = self.skip_blanks()
+            if c == ",":
+                self.pos += 1
+            elif c in SQUOZE:
+                start = self.pos
+                names.append((key(self.read_run()), start))
+            else:
+                return names
+
+    # --- location counter -----------------------------------------------------------------
+    @pseudo("LOC", kind=P_STMT)
+    def p_loc(self, name: str) -> None:
+        value = self.layout_value("LOC")
+        if value is not None:
+            self.top.flush_bytes()
+            self.loc = value & MASK18
+
+    @pseudo("BLOCK", kind=P_STMT)
+    def p_block(self, name: str) -> None:
+        value = self.layout_value("BLOCK")
+        if value is None:
+            return
+        if to_signed(value) < 0:
+            self.error(f"BLOCK size negative ({to_signed(value)})")
+            return
+        self.top.flush_bytes()
+        self.loc += value
+
+    @pseudo("OFFSET", kind=P_STMT)
+    def p_offset(self, name: str) -> None:
+        value = self.layout_value("OFFSET")
+        if value is not None:
+            self.offset = value & MASK18
+
+    @pseudo("CONSTANTS", kind=P_STMT)
+    def p_constants(self, name: str) -> None:
+        self.dump_constants()
+
+    @pseudo("VARIABLES", kind=P_STMT)
+    def p_variables(self, name: str) -> None:
+        self.allocate_variables()
+
+    @pseudo("END", kind=P_STMT)
+    def p_end(self, name: str) -> None:
+        """END [start]: store pending variables and literals, end the pass."""
+        start = 0
+        if self.skip_blanks() not in "\n;?" + EOF_CH:
+            start = self.argument_word() or 0
+        self.finish_pass(start)
+        raise EndOfPass
+
+    # --- files and output -------------------------------------------------------------------
+    @pseudo(".INSRT", kind=P_START)
+    def p_insrt(self, name: str) -> None:
+        start = self.pos
+        spec = _strip_comment(self.rest_of_line())
+        self.skip_line_end()
+        if not spec:
+            self.error(".INSRT needs a file name", start)
+            return
+        if sum(1 for f in self.frames if f.kind == FILE) > MAX_INCLUDE_DEPTH:
+            self.error(f".INSRT {spec}: files inserted more than {MAX_INCLUDE_DEPTH} deep", start)
+            return
+        source = self.include(spec, start)
+        if source is not None:
+            self.push_frame(Frame(FILE, source.text, source=source))
+
+    def include(self, spec: str, start: int):
+        """Find an inserted file, relative to the directory of the file inserting it."""
+        including = next(f.source for f in reversed(self.frames) if f.kind == FILE)
+        base = including.path.parent if including.path else Path.cwd()
+        tried = _candidates(spec)
+        for candidate in tried:
+            path = _find(base / candidate)
+            if path is not None:
+                return self.load_source(path)
+        self.error(f".INSRT {spec}: file not found (looked for {', '.join(tried)} in {base})",
+                   start)
+        return None
+
+    @pseudo("SBLK", ".SBLK", ".SLDR", "RIM")
+    def p_format(self, name: str) -> None:
+        self.output_format = "rim" if name == "RIM" else "sblk"
+
+    @pseudo("NOSYMS")
+    def p_nosyms(self, name: str) -> None:
+        self.nosyms = True
+
+    @pseudo(*UNSUPPORTED)
+    def p_unsupported(self, name: str) -> None:
+        self.error(f"{name} is not supported by this assembler")
+        self.rest_of_line()
+
+    @pseudo(".SYMTAB", ".XCREF", ".CRFON", ".CRFOFF", ".CRFIL", ".LSTON", ".LSTOF", ".AUXIL",
+            ".SEE")  # fmt: skip
+    def p_ignored(self, name: str) -> None:
+        """Table sizes, cross-reference and listing control: accepted and ignored."""
+        self.rest_of_line()
+
+    @pseudo("TITLE", "SUBTTL")
+    def p_title(self, name: str) -> None:
+        text = self.rest_of_line().strip()
+        if name == "TITLE" and not self.title:
+            self.title = text
+
+    @pseudo("PRINTX", "PRINTC")
+    def p_print(self, name: str) -> None:
+        text = self.read_delimited()
+        if text is None:
+            self.error(f"{name} needs a delimited text")
+            return
+        self.printed.append(text.replace("!", "") if name == "PRINTX" else text)
+
+    @pseudo("COMMEN")
+    def p_comment(self, name: str) -> None:
+        self.read_delimited()
+
+    @pseudo(".ERR", ".FATAL")
+    def p_err(self, name: str) -> None:
+        self.error(f"{name} {self.rest_of_line().strip()}")
+
+    @pseudo(".NSTGW", ".YSTGW")
+    def p_stgw(self, name: str) -> None:
+        self.stgsw = name == ".NSTGW"
+
+    # --- radix and symbols ------------------------------------------------------------------
+    @pseudo("RADIX")
+    def p_radix(self, name: str) -> None:
+        self.skip_blanks()
+        self.radix = self.checked_radix(self.argument_field())
+
+    @pseudo("DECIMAL", "OCTAL")
+    def p_decimal(self, name: str) -> None:
+        self.radix = 10 if name == "DECIMAL" else 8
+
+    def checked_radix(self, value: int) -> int:
+        if 2 <= value <= 10:
+            return value
+        self.error(f"radix {value} is not between 2 and 10.")
+        return self.radix
+
+    @pseudo("EXPUNGE")
+    def p_expunge(self, name: str) -> None:
+        for sym_name, _start in self.symbol_list():
+            self.symbols.pop(sym_name, None)
+
+    @pseudo("EQUALS")
+    def p_equals(self, name: str) -> None:
+        names = self.symbol_list()
+        if len(names) != 2:
+            self.error("EQUALS needs two symbols: EQUALS NEW,OLD")
+            return
+        (new, _), (old, start) = names
+        sym = self.symbols.get(old)
+        if sym is None:
+            self.error(f"EQUALS: {old} is not defined", start)
+            return
+        copy = sym.copy()
+        copy.defpass = self.pass_no
+        self.order += 1
+        copy.order = self.order
+        self.symbols[new] = copy
+
+    @pseudo(".KILL", ".HKILL", ".GLOBAL")
+    def p_symbol_flags(self, name: str) -> None:
+        flag = {".KILL": F_KILL, ".HKILL": F_HALFKILL, ".GLOBAL": F_GLOBAL}[name]
+        for sym_name, _start in self.symbol_list():
+            self.own_symbol(sym_name).flags |= flag
+
+    @pseudo(".SCALAR", ".VECTOR")
+    def p_scalar(self, name: str) -> None:
+        size = 1
+        while True:
+            c = self.skip_blanks()
+            if c == ",":
+                self.pos += 1
+                continue
+            if c not in SQUOZE:
+                return
+            start = self.pos
+            var = key(self.read_run())
+            if self.peek() == "(":
+                self.pos += 1
+                size = self.argument_field() or size
+                if self.skip_blanks() == ")":
+                    self.pos += 1
+                else:
+                    self.error(f"{name}: missing ')'")
+            elif name == ".SCALAR":
+                size = 1
+            self.add_variable(var, size, start)
+
+    # --- byte mode ------------------------------------------------------------------------
+    @pseudo(".BYTE")
+    def p_byte(self, name: str) -> None:
+        sizes = []
+        while self.skip_blanks() not in "\n;?" + EOF_CH:
+            size = to_signed(self.argument_field())
+            if not -36 <= size <= 36 or size == 0:
+                self.error(f".BYTE: byte size {size} is not between 1 and 36.")
+            else:
+                sizes.append(size)
+            if self.skip_blanks() != ",":
+                break
+            self.pos += 1
+        if sizes and all(s < 0 for s in sizes):
+            self.error(".BYTE needs at least one positive byte size")
+            sizes = []
+        self.ctx.set_bytes(sizes)
+
+    @pseudo(".WALGN")
+    def p_walgn(self, name: str) -> None:
+        self.ctx.flush_bytes()
+
+    @special(".BYTC")
+    def get_bytc(self) -> int:
+        return self.ctx.byte_count
+
+    # --- text -------------------------------------------------------------------------------
+    @pseudo("ASCII", "ASCIZ", "ASCIC", ".ASCII", "SIXBIT", kind=P_VALUE)
+    def p_text(self, name: str) -> int | None:
+        text = self.ascii_with_values() if name == ".ASCII" else self.read_delimited()
+        if text is None:
+            self.error(f"{name} needs a delimited text, e.g. {name} /HELLO/")
+            return 0
+        text = text.replace("\n", "\r\n")
+        if name == "SIXBIT":
+            codes = []
+            for c in text:
+                code = sixbit_code(c)
+                if code is None:
+                    self.error(f"SIXBIT: {c!r} has no SIXBIT code")
+                    code = 0
+                codes.append(code)
+            words = sixbit_words(codes)
+        else:
+            terminator = {"ASCII": None, "ASCIZ": 0, ".ASCII": 0, "ASCIC": 3}[name]
+            words = ascii_words(text, terminator)
+        return self.text_value(name, words)
+
+    def ascii_with_values(self) -> str | None:
+        """.ASCII text: ``!expr`` is replaced by the value as a numeral."""
+        delim = self.skip_blanks()
+        if delim in ("\n", EOF_CH):
+            return None
+        self.pos += 1
+        out = []
+        while True:
+            c = self.next_char()
+            if c == EOF_CH:
+                return None
+            if c == delim:
+                return "".join(out)
+            if c == "!":
+                out.append(numeral(self.argument_field(), self.radix))
+            else:
+                out.append(c)
+
+    def text_value(self, name: str, words: list[int]) -> int | None:
+        """A text's value: its last word; the others are stored before it."""
+        index = self.text_word_index
+        self.text_word_index = None
+        if index is not None:
+            return words[index] if 0 <= index < len(words) else 0
+        if not words:
+            return None
+        if len(words) > 1:
+            if self.stmt_head and self.ctx.storage_ok:
+                for word in words[:-1]:
+                    self.ctx.add(word)
+            else:
+                self.error(f"{name}: a text of {len(words)} words used as a value "
+                           "(use it alone, in a statement or a literal)")
+        return words[-1]
+
+    @pseudo(".1STWD", ".NTHWD", kind=P_VALUE)
+    def p_nth_word(self, name: str) -> int | None:
+        index = 0
+        if name == ".NTHWD":
+            self.skip_blanks()
+            index = self.argument_field() - 1
+            self.comma(name)
+        self.skip_blanks()
+        self.text_word_index = index
+        value = self.read_syllable(False)
+        self.text_word_index = None
+        return value if value is not DONE else None
+
+    @pseudo(".LENGTH", kind=P_VALUE)
+    def p_length(self, name: str) -> int:
+        text = self.read_delimited()
+        if text is None:
+            self.error(".LENGTH needs a delimited text")
+            return 0
+        return len(text.replace("\n", "\r\n"))
+
+    @pseudo(".ASCVL", kind=P_VALUE)
+    def p_ascvl(self, name: str) -> int:
+        self.skip_blanks()
+        self.next_char()  # the delimiter (only one is written)
+        return ord(self.next_char()) & 0o177
+
+    @pseudo("SQUOZE", ".RSQZ", kind=P_VALUE)
+    def p_squoze(self, name: str) -> int:
+        self.skip_blanks()
+        flags = self.argument_field()
+        self.comma(name)
+        if self.peek() not in SQUOZE:
+            self.error(f"{name} needs a symbol after the comma")
+            return 0
+        sym = self.read_run()[:6].upper()
+        if name == "SQUOZE":
+            code = squoze(sym)
+        else:
+            code = 0
+            for c in sym:
+                code = code * 40 + squoze(c) // 40**5
+        return (((flags >> 2) & 0o17) << 32) | code
+
+    @pseudo("XWD", kind=P_VALUE)
+    def p_xwd(self, name: str) -> int:
+        self.skip_blanks()
+        left = self.argument_field()
+        self.comma("XWD")
+        right = self.argument_field()
+        return ((left & MASK18) << 18) | (right & MASK18)
+
+    # --- functions ----------------------------------------------------------------------------
+    @pseudo(".RADIX", kind=P_VALUE)
+    def p_dot_radix(self, name: str) -> int:
+        self.skip_blanks()
+        radix = self.checked_radix(self.argument_field())
+        self.comma(name)
+        saved = self.radix
+        self.radix = radix
+        try:
+            return self.argument_field()
+        finally:
+            self.radix = saved
+
+    @pseudo(".TYPE", kind=P_VALUE)
+    def p_type(self, name: str) -> int:
+        """Definition status of a symbol (the codes of the MIDAS manual)."""
+        if self.skip_blanks() not in SQUOZE:
+            self.error(".TYPE needs a symbol")
+            return 0o17
+        run = self.read_run()
+        if self.peek() == ",":
+            self.pos += 1
+        if re.fullmatch(r"[0-9]+\.?|[0-9]*\.[0-9]+", run):
+            return MASK36  # -1: a number
+        sym_name = run[:6].upper()
+        sym = self.symbols.get(sym_name)
+        if sym is None:
+            return 3 if sym_name in self.seen_undefined else 0o17
+        if sym.kind in (PSEUDO, MACRO, SPECIAL):
+            return 1
+        glob = sym.flags & F_GLOBAL
+        if sym.flags & F_VARIABLE:
+            code = 6 if glob else 4
+        else:
+            code = 0o10 if glob else 2
+        return code + (0 if sym.defpass else 1)
+
+    @pseudo(".OP", ".AOP", kind=P_VALUE)
+    def p_op(self, name: str) -> int | None:
+        self.skip_blanks()
+        insn = self.argument_field()
+        self.comma(name)
+        ac = self.argument_field()
+        self.comma(name)
+        mem = self.argument_field()
+        try:
+            self.aval1, self.aval2, skipped = alu.execute(insn, ac, mem)
+        except alu.AluError as exc:
+            self.error(str(exc))
+            return 0
+        self.askip = MASK36 if skipped else 0
+        return self.aval1 if name == ".OP" else None
+
+    @special(".AVAL1")
+    def get_aval1(self) -> int:
+        return self.aval1
+
+    @special(".AVAL2")
+    def get_aval2(self) -> int:
+        return self.aval2
+
+    @special(".ASKIP")
+    def get_askip(self) -> int:
+        return self.askip
+
+    @pseudo(".BP", ".BM", ".LDB", ".DPB", ".IBP", ".LZ", ".TZ", kind=P_VALUE)
+    def p_bytes(self, name: str) -> int:
+        """Byte-pointer functions (MIDAS manual, node Bytes)."""
+        self.skip_blanks()
+        args = [self.argument_field()]
+        wanted = {".LDB": 2, ".DPB": 3}.get(name, 1)
+        while len(args) < wanted and self.comma(name):
+            args.append(self.argument_field())
+        args += [0] * (wanted - len(args))
+        if name != ".BP" and self.peek() == ",":
+            self.pos += 1  # the comma only ends the argument
+        value = args[0]
+        if name == ".LZ":
+            return 36 - value.bit_length()
+        if name == ".TZ":
+            return (value & -value).bit_length() - 1 if value else 36
+        if name == ".BP":
+            if not value:
+                return 0
+            position = (value & -value).bit_length() - 1
+            size = ((value >> position) ^ ((value >> position) + 1)).bit_length() - 1
+            return (position << 30) | (size << 24)
+        pointer = args[-2] if name == ".LDB" else args[1] if name == ".DPB" else value
+        if not pointer >> 18:
+            pointer = ((pointer & MASK18) << 18) | (pointer >> 18)
+        position, size = pointer >> 30, (pointer >> 24) & 0o77
+        mask = ((1 << size) - 1) << position & MASK36
+        if name == ".BM":
+            return mask
+        if name == ".LDB":
+            return (args[1] & mask) >> position
+        if name == ".DPB":
+            return (args[2] & ~mask | (args[0] << position) & mask) & MASK36
+        position -= size  # .IBP
+        address = pointer & MASK18
+        if position < 0:
+            position = 36 - size
+            address = (address + 1) & MASK18
+        return (position << 30) | (pointer & 0o007777_000000) | address
+
+    # --- assembly state as symbols ----------------------------------------------------------
+    @special(".PASS")
+    def get_pass(self) -> int:
+        return self.pass_no
+
+    @special(".PPASS")
+    def get_ppass(self) -> int:
+        return 2
+
+    @special(".SUCCESS", setter="set_success")
+    def get_success(self) -> int:
+        return self.success
+
+    def set_success(self, value: int) -> None:
+        self.success = value
+
+    @special(".MLLIT", setter="set_mllit")
+    def get_mllit(self) -> int:
+        return self.mllit & MASK36
+
+    def set_mllit(self, value: int) -> None:
+        self.mllit = to_signed(value)
+
+    @special(".HKALL", setter="set_hkall")
+    def get_hkall(self) -> int:
+        return self.hkall
+
+    def set_hkall(self, value: int) -> None:
+        self.hkall = value
+
+    @special(".LITSW", setter="set_litsw")
+    def get_litsw(self) -> int:
+        return self.litsw
+
+    def set_litsw(self, value: int) -> None:
+        self.litsw = value
+
+    @special(".STGSW", setter="set_stgsw")
+    def get_stgsw(self) -> int:
+        return int(self.stgsw)
+
+    def set_stgsw(self, value: int) -> None:
+        self.stgsw = bool(value)
+
+    @special(".ERRCNT")
+    def get_errcnt(self) -> int:
+        return len(self.errors)
+
+    @special(".FNAM1")
+    def get_fnam1(self) -> int:
+        return self.sixbit_name(Path(self.main.name).stem)
+
+    @special(".FNAM2")
+    def get_fnam2(self) -> int:
+        return self.sixbit_name(Path(self.main.name).suffix.lstrip("."))
+
+    @staticmethod
+    def sixbit_name(name: str) -> int:
+        codes = [c for c in (sixbit_code(ch) for ch in name[:6]) if c is not None]
+        return sixbit_words(codes)[0] if codes else 0
+
+
+def _strip_comment(spec: str) -> str:
+    """An .INSRT file name ends at a comment: a ``;`` after a blank (ITS ``DIR;`` stays)."""
+    m = re.search(r"(^|[ \t]);", spec)
+    return (spec[: m.start()] if m else spec).strip()
+
+
+def _candidates(spec: str) -> list[str]:
+    """Host names to try for an .INSRT name (host style, or ITS ``DEV:DIR;FN1 FN2``)."""
+    out = [spec]
+    m = _ITS_NAME.match(spec)
+    if m:
+        directory, fn1, fn2 = m.groups()
+        names = [f"{fn1}.{fn2}"] if fn2 and fn2 != ">" else []
+        names += [f"{fn1}.mid", fn1]
+        for name in names:
+            out.append(name)
+            if directory:
+                out.append(f"{directory}/{name}")
+    return list(dict.fromkeys(out))
+
+
+def _find(path: Path) -> Path | None:
+    """``path`` if it exists, else a file in its directory whose name differs only in case."""
+    if path.is_file():
+        return path
+    try:
+        entries = list(path.parent.iterdir()) if path.parent.is_dir() else []
+    except OSError:
+        return None
+    wanted = path.name.lower()
+    for entry in entries:
+        if entry.name.lower() == wanted and entry.is_file():
+            return entry
+    return None

@@ -1,0 +1,255 @@
+"""The pushdown character source: files, macro expansions and loop passes.
+
+MIDAS is a string processor: macro calls, REPEAT and IRP feed text back into the reader,
+and a syllable may even be glued together across the end of an expansion.  The reader is
+therefore a stack of frames, each a string ending in the sentinel ``EOF_CH``.  The top
+frame's text and position are cached in ``self.text`` / ``self.pos`` for speed; meeting
+the sentinel pops the frame (or starts the next pass of a loop) and reading goes on.
+
+Line ends are normalised when a file is read (CRLF, bare CR and bare LF all become
+``\\n``), so every later stage sees a single end-of-line character.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from pathlib import Path
+
+from .errors import AssemblyAbort
+
+EOF_CH = "\x00"
+# Frame kinds.
+FILE, MACRO, REPEAT, IRP, TEXT = range(5)
+KIND_NAMES = {MACRO: "macro", REPEAT: "REPEAT", IRP: "IRP", TEXT: "text"}
+LOOP_KINDS = (REPEAT, IRP)
+
+MAX_FRAMES = 2000  # nesting depth of expansions
+MAX_EXPANSIONS = 5_000_000  # frames pushed per pass: a guard against runaway recursion
+
+_BLANKS = re.compile(r"[ \t]*")
+_TO_EOL = re.compile(r"[^\n\x00]*")
+
+
+class SourceFile:
+    """A host file read for assembly: its normalised text and where each line starts."""
+
+    __slots__ = ("name", "path", "text", "line_starts", "lines")
+
+    def __init__(self, name: str, raw: str, path: Path | None = None) -> None:
+        text = raw.replace("\r\n", "\n").replace("\r", "\n").replace("\f", " ")
+        text = text.replace(EOF_CH, "")
+        self.name = name
+        self.path = path
+        self.lines = text.split("\n")
+        if self.lines and self.lines[-1] == "":
+            self.lines.pop()
+        self.text = text + EOF_CH
+        starts = [0]
+        for m in re.finditer("\n", text):
+            starts.append(m.end())
+        self.line_starts = starts
+
+    def position(self, pos: int) -> tuple[int, int]:
+        """(line, column), both 1-based, of character offset ``pos``."""
+        i = bisect.bisect_right(self.line_starts, pos) - 1
+        return i + 1, pos - self.line_starts[i] + 1
+
+
+class Frame:
+    """One level of the input stack."""
+
+    __slots__ = (
+        "kind", "text", "pos", "source", "site", "name",
+        "count", "passes", "body", "cond_depth", "finished",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        kind: int,
+        text: str,
+        site: tuple[SourceFile, int] | None = None,
+        name: str = "",
+        source: SourceFile | None = None,
+    ) -> None:
+        self.kind = kind
+        self.text = text
+        self.pos = 0
+        self.source = source  # FILE frames: the file
+        self.site = site  # other frames: where the expansion was called
+        self.name = name
+        self.count = 0  # loops: completed passes
+        self.passes: list[str] | int = 0  # REPEAT: count; IRP: one text per pass
+        self.body = ""  # REPEAT: the text repeated
+        self.cond_depth = 0  # conditional-bracket depth when pushed
+        self.finished = False  # loops stopped by .ISTOP
+
+
+class ReaderMixin:
+    """Character-level access to the input stack (mixed into the assembler)."""
+
+    frames: list[Frame]
+    text: str
+    pos: int
+    cond_stack: list[bool]
+    expansions: int
+
+    # --- the stack ------------------------------------------------------------------------
+    def push_frame(self, frame: Frame) -> None:
+        if len(self.frames) >= MAX_FRAMES:
+            self.error(f"expansions nested more than {MAX_FRAMES} deep (runaway recursion?)")
+            raise AssemblyAbort
+        self.expansions += 1
+        if self.expansions > MAX_EXPANSIONS:
+            self.error(f"more than {MAX_EXPANSIONS} expansions in one pass (endless loop?)")
+            raise AssemblyAbort
+        self.frames[-1].pos = self.pos
+        frame.cond_depth = len(self.cond_stack)
+        self.frames.append(frame)
+        self.text = frame.text
+        self.pos = frame.pos
+
+    def push_text(self, kind: int, text: str, name: str = "") -> Frame:
+        """Push ``text`` to be read next, remembering the current place as its origin."""
+        frame = Frame(kind, text + EOF_CH, self.site(), name)
+        self.push_frame(frame)
+        return frame
+
+    def pop_frame(self) -> bool:
+        """At the end of the top frame: go on with the next text; False at the end of input."""
+        frame = self.frames[-1]
+        if frame.kind in LOOP_KINDS and not frame.finished:
+            frame.count += 1
+            if frame.kind == REPEAT:
+                more = frame.count < frame.passes
+                text = frame.body
+            else:
+                passes = frame.passes
+                assert isinstance(passes, list)
+                more = frame.count < len(passes)
+                text = passes[frame.count] if more else ""
+            if more:
+                frame.text = self.text = text + EOF_CH
+                frame.pos = self.pos = 0
+                return True
+        if len(self.frames) == 1:
+            return False
+        self.frames.pop()
+        top = self.frames[-1]
+        self.text = top.text
+        self.pos = top.pos
+        return True
+
+    def peek(self) -> str:
+        """The next character, crossing frame ends (``EOF_CH`` only at the end of input)."""
+        c = self.text[self.pos]
+        while c == EOF_CH and self.pop_frame():
+            c = self.text[self.pos]
+        return c
+
+    def next_char(self) -> str:
+        """Consume and return the next character."""
+        c = self.peek()
+        if c != EOF_CH:
+            self.pos += 1
+        return c
+
+    def skip_blanks(self) -> str:
+        """Skip spaces and tabs; return the next character."""
+        while True:
+            self.pos = _BLANKS.match(self.text, self.pos).end()
+            c = self.text[self.pos]
+            if c != EOF_CH:
+                return c
+            c = self.peek()
+            if c not in " \t":
+                return c
+
+    def rest_of_line(self) -> str:
+        """Consume the text up to (not including) the end of the line."""
+        parts = []
+        while True:
+            m = _TO_EOL.match(self.text, self.pos)
+            parts.append(m.group())
+            self.pos = m.end()
+            if self.text[self.pos] == "\n" or not self.pop_frame():
+                return "".join(parts)
+
+    def skip_line_end(self) -> None:
+        """Consume one end-of-line character if it is next."""
+        if self.peek() == "\n":
+            self.pos += 1
+
+    def read_balanced(self, open_ch: str, close_ch: str) -> str | None:
+        """After an opening bracket: the text up to the matching close (consumed, dropped).
+
+        Only ``open_ch``/``close_ch`` are counted.  None if the input ends first.
+        """
+        pattern = _BALANCE_RES[open_ch]
+        depth = 1
+        parts = []
+        while True:
+            m = pattern.search(self.text, self.pos)
+            c = m.group()
+            if c == EOF_CH:
+                parts.append(self.text[self.pos : m.start()])
+                self.pos = m.start()
+                if not self.pop_frame():
+                    return None
+                continue
+            depth += 1 if c == open_ch else -1
+            if depth == 0:
+                parts.append(self.text[self.pos : m.start()])
+                self.pos = m.end()
+                return "".join(parts)
+            parts.append(self.text[self.pos : m.end()])
+            self.pos = m.end()
+
+    def read_delimited(self) -> str | None:
+        """Text in ``/.../`` style: the first non-blank character is the delimiter.
+
+        Returns None (nothing consumed beyond blanks) if a line end comes first.
+        """
+        delim = self.skip_blanks()
+        if delim in ("\n", EOF_CH):
+            return None
+        self.pos += 1
+        parts = []
+        while True:
+            end = self.text.find(delim, self.pos)
+            stop = self.text.find(EOF_CH, self.pos)
+            if end != -1 and end < stop:
+                parts.append(self.text[self.pos : end])
+                self.pos = end + 1
+                return "".join(parts)
+            parts.append(self.text[self.pos : stop])
+            self.pos = stop
+            if not self.pop_frame():
+                return None
+
+    # --- where we are -----------------------------------------------------------------------
+    def site(self, pos: int | None = None) -> tuple[SourceFile, int]:
+        """The source file and offset that stand for the current place."""
+        top = self.frames[-1]
+        if top.kind == FILE:
+            assert top.source is not None
+            return top.source, self.pos if pos is None else pos
+        assert top.site is not None
+        return top.site
+
+    def expansion_note(self) -> str:
+        """`` (in macro FOO)`` when reading from an expansion, else empty."""
+        for frame in reversed(self.frames):
+            if frame.kind != FILE:
+                what = KIND_NAMES[frame.kind]
+                return f" (in {what} {frame.name})" if frame.name else f" (in {what})"
+            break
+        return ""
+
+
+_BALANCE_RES = {
+    "[": re.compile(r"[\[\]\x00]"),
+    "{": re.compile(r"[{}\x00]"),
+    "<": re.compile(r"[<>\x00]"),
+    "(": re.compile(r"[()\x00]"),
+}

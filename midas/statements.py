@@ -1,0 +1,133 @@
+"""Statements: the loop that reads words into a context, groupings, and the location counter."""
+
+from __future__ import annotations
+
+import re
+
+from .contexts import Context, GroupContext
+from .errors import AssemblyAbort
+from .expressions import DONE, MASK18
+from .source import EOF_CH
+
+MAX_DEPTH = 100  # literals and groupings nested inside each other
+
+_SKIP = re.compile(r"[ \t\n?]*")
+_SKIP_SAME_LINE = re.compile(r"[ \t?]*")
+_CLOSERS = ")>]"
+
+
+class StatementMixin:
+    """Reading statements, groupings, storing words (mixed into the assembler)."""
+
+    def read_statements(self, ctx: Context) -> None:
+        """Read statements into ``ctx`` until its closing character (or the input ends)."""
+        closer = ctx.closer
+        outer = self.ctx
+        self.ctx = ctx
+        top = ctx is self.top
+        self.open_closers.append(closer)
+        try:
+            while True:
+                c = self.next_statement(top)
+                if c == closer and closer:
+                    self.pos += 1
+                    return
+                if c == EOF_CH:
+                    if not top:
+                        self.error(f"missing '{closer}' at the end of the input")
+                    return
+                if c == "\n":  # old dialect: the line end closes literals and groupings
+                    if self.mllit < 0:
+                        self.error(f"'{closer}' missing at the end of the line")
+                    return
+                if c in _CLOSERS:
+                    if c in self.open_closers:
+                        self.error(f"missing '{closer}' before '{c}'")
+                        return
+                    self.error(f"unmatched '{c}'")
+                    self.pos += 1
+                    continue
+                if top:
+                    self.stmt_site = self.site()
+                self.at_start = True
+                value = self.read_word()
+                if value is not None and value is not DONE:
+                    ctx.add(value)
+                self.end_statement()
+        finally:
+            self.ctx = outer
+            self.open_closers.pop()
+
+    def next_statement(self, top: bool) -> str:
+        """Skip blank lines, ``?``, comments and invisible brackets; the next character."""
+        skip = _SKIP if top or self.mllit > 0 else _SKIP_SAME_LINE
+        while True:
+            self.pos = skip.match(self.text, self.pos).end()
+            c = self.text[self.pos]
+            if c == ";":
+                self.rest_of_line()
+            elif c == "]" and self.cond_stack and self.cond_stack[-1]:
+                self.close_conditional()
+            elif c == "}":
+                self.pos += 1
+            elif c != EOF_CH or not self.pop_frame():
+                return c
+
+    def end_statement(self) -> None:
+        """After a statement: only a line end, ``?``, a comment or a closer may follow."""
+        while True:
+            c = self.skip_blanks()
+            if c == "}":
+                self.pos += 1
+            elif c == "]" and self.cond_stack and self.cond_stack[-1]:
+                self.close_conditional()
+            else:
+                break
+        if c in "\n?;" or c in _CLOSERS or c == EOF_CH:
+            return
+        self.error(f"unexpected {c!r}: the statement should end here")
+        self.rest_of_line()
+
+    def read_group(self, closer: str) -> int:
+        """After ``<`` or ``(``: the value of the last word before the closer."""
+        self.enter()
+        ctx = GroupContext(closer)
+        self.read_statements(ctx)
+        ctx.flush_bytes()
+        self.depth -= 1
+        return ctx.value
+
+    def enter(self) -> None:
+        """One level deeper into literals and groupings."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            self.error(f"literals and groupings nested more than {MAX_DEPTH} deep")
+            raise AssemblyAbort
+
+    # --- storing words -------------------------------------------------------------------
+    def emit(self, word: int) -> None:
+        """Store a word at the location counter and advance it."""
+        loc = self.loc
+        if loc > MASK18:
+            self.error("the location counter is past 777777")
+            loc &= MASK18
+        if self.stgsw:
+            self.error("storage word assembled while .NSTGW forbids them")
+        if self.pass_no == 2:
+            self.emitted.append((loc, word, self.stmt_site))
+        self.loc = loc + 1
+
+    def set_location(self, value: int, start: int | None = None) -> None:
+        """``.=x``: set the location counter so that ``.`` (with OFFSET) reads ``x``."""
+        self.top.flush_bytes()
+        self.loc = (value - self.offset) & MASK18
+
+    def phase_error(self, name: str, new: int, old: int, start: int | None) -> None:
+        """A label that moved between the passes; the first one is the informative one."""
+        self.phase_errors += 1
+        if self.phase_errors == 1:
+            self.error(
+                f"phase error: {name} is {new:o} on pass 2 but was {old:o} on pass 1 "
+                "(something assembled a different number of words on the two passes)",
+                start,
+            )

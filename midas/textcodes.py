@@ -1,0 +1,76 @@
+"""Character codes of the PDP-6 world: packed ASCII, SIXBIT, SQUOZE, numerals in a radix."""
+
+from __future__ import annotations
+
+from pdp6.loader import SQUOZE_CODE, squoze, unsquoze
+
+__all__ = [
+    "SQUOZE_CHARS_SET",
+    "ascii_words",
+    "numeral",
+    "sixbit_code",
+    "sixbit_words",
+    "squoze",
+    "unsquoze",
+]
+
+#: Characters allowed in symbols (upper and lower case).
+SQUOZE_CHARS_SET = frozenset(c for c in SQUOZE_CODE if c != " ") | frozenset(
+    "abcdefghijklmnopqrstuvwxyz"
+)
+_DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def ascii_words(text: str, terminator: int | None = None) -> list[int]:
+    """Pack ``text`` five 7-bit characters a word, left justified, bit 35 zero.
+
+    With ``terminator`` (0 for ASCIZ, 3 for ASCIC) one terminating character is added
+    and the last word is filled with it; a text that fills its words exactly therefore
+    gets a further word.
+    """
+    codes = [ord(c) & 0o177 for c in text]
+    fill = 0
+    if terminator is not None:
+        codes.append(terminator)
+        fill = terminator
+    if not codes:
+        return []
+    codes.extend([fill] * (-len(codes) % 5))
+    words = []
+    for i in range(0, len(codes), 5):
+        w = 0
+        for c in codes[i : i + 5]:
+            w = (w << 7) | c
+        words.append(w << 1)
+    return words
+
+
+def sixbit_code(c: str) -> int | None:
+    """SIXBIT of one character (lower case folded), or None if it has none."""
+    code = ord(c.upper()) - 0o40
+    return code if 0 <= code <= 0o77 else None
+
+
+def sixbit_words(codes: list[int]) -> list[int]:
+    """Pack SIXBIT codes six to a word, left justified, space (0) filled."""
+    if not codes:
+        return []
+    padded = codes + [0] * (-len(codes) % 6)
+    words = []
+    for i in range(0, len(padded), 6):
+        w = 0
+        for c in padded[i : i + 6]:
+            w = (w << 6) | c
+        words.append(w)
+    return words
+
+
+def numeral(value: int, radix: int) -> str:
+    """``value`` (a 36-bit word, unsigned) written in ``radix`` as MIDAS reads it back."""
+    if value == 0:
+        return "0"
+    out = []
+    while value:
+        value, d = divmod(value, radix)
+        out.append(_DIGITS[d])
+    return "".join(reversed(out))
