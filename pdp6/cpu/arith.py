@@ -198,7 +198,9 @@ def ash(w: int, n: int) -> tuple[int, int]:
     v = signed(w)
     if n > 0:
         if n >= 35:
-            f = 0 if v == 0 or v == -1 else F_OV
+            # Every bit of the word passes bit 1; past 35 places the zeros shifted in
+            # at bit 35 reach bit 1 too, so only 0 (or -1 by exactly 35) stays in range.
+            f = 0 if v == 0 or (v == -1 and n == 35) else F_OV
             return w & SIGN, f
         top = v >> (35 - n)
         f = 0 if top == 0 or top == -1 else F_OV
@@ -234,7 +236,8 @@ def ashc(hi: int, lo: int, n: int) -> tuple[int, int, int]:
     f = 0
     if n > 0:
         if n >= 70:
-            ok = (h == 0 and l35 == 0) if sign == 0 else (h == -1 and l35 == M35)
+            # Past 70 places the zeros shifted in reach AC bit 1 (OV for a negative).
+            ok = (h == 0 and l35 == 0) if sign == 0 else (n == 70 and h == -1 and l35 == M35)
             nh, nl = 0, 0
         elif n >= 35:
             k = n - 35
