@@ -255,3 +255,37 @@ def load_into(memory: MutableMapping[int, int], image: LoadedImage) -> int | Non
     for addr, word in image.words.items():
         memory[addr] = word
     return image.start
+
+
+# --- the assembler's source-line map ---------------------------------------------------------
+@dataclass
+class LineMap:
+    """What ``midas`` writes beside a binary (``OUT.map``): address -> source line, symbols."""
+
+    lines: dict[int, tuple[str, int]] = field(default_factory=dict)
+    symbols: dict[str, int] = field(default_factory=dict)
+    symbol_flags: dict[str, str] = field(default_factory=dict)  # "h" half-killed, "g" global
+    start: int | None = None
+    files: list[str] = field(default_factory=list)
+
+
+def read_line_map(path: str | Path) -> LineMap:
+    """Read a ``midas-line-map`` JSON file (format described in ``docs/midas.md``)."""
+    import json
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        if data.get("format") != "midas-line-map":
+            raise LoaderError(f"{path}: not a midas line map")
+        files = list(data["files"])
+        result = LineMap(start=data.get("start"), files=files)
+        for addr, file_index, line in data["lines"]:
+            result.lines[int(addr)] = (files[file_index], int(line))
+        for name, value, flags in data["symbols"]:
+            result.symbols[name] = int(value)
+            result.symbol_flags[name] = flags
+        return result
+    except OSError as exc:
+        raise LoaderError(f"{path}: {exc.strerror}") from None
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
+        raise LoaderError(f"{path}: malformed line map ({exc})") from None

@@ -1,0 +1,5 @@
+"""``python -m midas`` runs the ``midas`` command."""
+
+from .cli import main
+
+main()

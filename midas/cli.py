@@ -1,0 +1,159 @@
+"""The ``midas`` command.
+
+``midas SOURCE.mid [options]`` assembles (the ``assemble`` subcommand is implied);
+``midas bench`` measures the assembler's speed.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+from pdp6.wordfile import encode_words
+
+from . import assemble_file
+from .bench import run_benchmark
+from .linemap import line_map_json
+from .listing import dump_text, listing_text
+from .program import Program
+from .rim import rim_words
+from .sblk import PTR, sblk_words
+
+
+class _DefaultToAssemble(click.Group):
+    """A group whose first argument, unless it names a subcommand, is a source file."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h")):
+            args = ["assemble", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=_DefaultToAssemble, context_settings={"help_option_names": ["-h", "--help"]})
+def main() -> None:
+    """MIDAS assembler for the PDP-6.
+
+    \b
+      midas SOURCE.mid -o OUT.bin            SBLK binary (the default format)
+      midas SOURCE.mid --format rim -o OUT.rim
+      midas SOURCE.mid --listing OUT.lst
+      midas SOURCE.mid --dump                words on stdout: AAAAAA/ WWWWWWWWWWWW
+      midas bench                            assembler speed in lines per second
+
+    See `midas assemble --help` for all options.
+    """
+
+
+@main.command()
+@click.argument("source", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Binary file to write (default: SOURCE with .bin or .rim).")
+@click.option("--format", "fmt", type=click.Choice(["sblk", "rim"]),
+              help="Binary format (default: as the source selects with SBLK/RIM, else sblk).")
+@click.option("--listing", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write a listing: location, word, source line; then the symbols.")
+@click.option("--dump", is_flag=True, help="Print every word, by address, on stdout.")
+@click.option("--map", "map_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the source-line map here (default: beside the binary, .map).")
+@click.option("--no-map", is_flag=True, help="Do not write a line map beside the binary.")
+@click.option("--old", "old_literals", is_flag=True,
+              help="1960s dialect: a '[' literal left open closes at the end of its line.")
+@click.option("--loader-device", default=f"{PTR:o}", show_default=True, metavar="OCTAL",
+              help="Device code of the SBLK loader and RIM pairs (MIDAS 324 used 100).")
+def assemble(
+    source: Path,
+    output: Path | None,
+    fmt: str | None,
+    listing: Path | None,
+    dump: bool,
+    map_path: Path | None,
+    no_map: bool,
+    old_literals: bool,
+    loader_device: str,
+) -> None:
+    """Assemble SOURCE (MIDAS source) into a PDP-6 binary."""
+    try:
+        device = int(loader_device, 8)
+    except ValueError:
+        raise click.BadParameter(
+            "an octal device code, e.g. 104", param_hint="--loader-device"
+        ) from None
+    try:
+        program = assemble_file(source, old_literals=old_literals)
+    except OSError as exc:
+        click.echo(f"midas: cannot read {source}: {exc.strerror}", err=True)
+        sys.exit(1)
+    for text in program.printed:
+        click.echo(text, err=True)
+    for problem in program.errors + program.warnings:
+        click.echo(str(problem), err=True)
+    if program.errors:
+        n = len(program.errors)
+        click.echo(f"midas: {n} error{'s' * (n != 1)}; no output written", err=True)
+        sys.exit(1)
+    outputs = _outputs(program, source, output, fmt, listing, dump, map_path, no_map, device)
+    _write_all(outputs)
+    if dump:
+        click.echo(dump_text(program), nl=False)
+
+
+def _outputs(
+    program: Program,
+    source: Path,
+    output: Path | None,
+    fmt: str | None,
+    listing: Path | None,
+    dump: bool,
+    map_path: Path | None,
+    no_map: bool,
+    device: int,
+) -> dict[Path, bytes]:
+    """Every file to write, with its contents."""
+    fmt = fmt or program.output_format
+    files: dict[Path, bytes] = {}
+    if output is None and not (dump or listing or map_path):
+        output = source.with_suffix(".rim" if fmt == "rim" else ".bin")
+    if output is not None:
+        words = rim_words(program, device) if fmt == "rim" else sblk_words(program, device)
+        files[output] = encode_words(words)
+        if not no_map and map_path is None:
+            map_path = output.with_suffix(".map")
+    if map_path is not None:
+        files[map_path] = line_map_json(program).encode()
+    if listing is not None:
+        files[listing] = listing_text(program).encode()
+    return files
+
+
+def _write_all(files: dict[Path, bytes]) -> None:
+    """Write every file, or none: each goes to a temporary file renamed at the end."""
+    temps: list[tuple[str, Path]] = []
+    umask = os.umask(0)
+    os.umask(umask)
+    try:
+        for path, data in files.items():
+            fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+            temps.append((temp, path))
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.chmod(temp, 0o666 & ~umask)
+        for temp, path in temps:
+            os.replace(temp, path)
+    except OSError as exc:
+        for temp, _path in temps:
+            if os.path.exists(temp):
+                os.unlink(temp)
+        click.echo(f"midas: cannot write {exc.filename}: {exc.strerror}", err=True)
+        sys.exit(1)
+
+
+@main.command()
+@click.option("--lines", default=20000, show_default=True, help="Approximate source lines.")
+@click.option("--repeat", default=3, show_default=True, help="Timed runs (the best counts).")
+def bench(lines: int, repeat: int) -> None:
+    """Assemble a generated source with macros and literals; print lines per second."""
+    click.echo(run_benchmark(lines, repeat))

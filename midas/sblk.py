@@ -1,0 +1,97 @@
+"""SBLK output (reference 2.2-2.4): the RIM-format loader prologue, data blocks of at most
+thirty words in assembly order, the start instruction, the DDT symbol table, and the
+duplicate start instruction(s) that end the file."""
+
+from __future__ import annotations
+
+from pdp6.isa import ALIASES, BY_NAME, IO_WORDS
+from pdp6.loader import JRST_1, block_checksum, block_header, squoze
+
+from .program import Program
+
+PTR = 0o104  # paper tape reader: the device of the loader (MIDAS 324 and older used 100)
+BLOCK_WORDS = 30  # MIDAS writes at most 30. data words per block
+SYMBOL_BLOCK = 0  # information block type 0: DDT symbols
+
+
+def instruction(name: str, ac: int = 0, addr: int = 0, index: int = 0) -> int:
+    """An instruction word from the ISA table (``ac`` is a device code for I/O)."""
+    if name in IO_WORDS:
+        return IO_WORDS[name] | (ac << 24) | (index << 18) | addr
+    base = BY_NAME[name].word if name in BY_NAME else ALIASES[name]
+    return base | (ac << 23) | (index << 18) | addr
+
+
+def sblk_loader(device: int = PTR) -> dict[int, int]:
+    """MIDAS's SBLK loader (``SLOAD``): address -> word.  It reads each block, checks its
+    checksum (halting on a mismatch) and jumps to the start instruction, which it keeps
+    in location 16."""
+    return {
+        0o00: instruction("CONO", device, 0o60),
+        0o01: instruction("JSP", 0o14, 0o30),
+        0o02: instruction("DATAI", device, 0o16),
+        0o03: instruction("MOVE", 0o15, 0o16),
+        0o04: instruction("JUMPGE", 0o16, 0o16),
+        0o05: instruction("JSP", 0o14, 0o30),
+        0o06: instruction("DATAI", device, 0, index=0o16),
+        0o07: instruction("ROT", 0o15, 1),
+        0o10: instruction("ADD", 0o15, 0, index=0o16),
+        0o11: instruction("AOBJN", 0o16, 0o5),
+        0o12: instruction("MOVEI", 0o14, 0o33),
+        0o13: instruction("JRST", 0, 0o30),
+        0o30: instruction("CONSO", device, 0o10),
+        0o31: instruction("JRST", 0, 0o30),
+        0o32: instruction("JRST", 0, 0, index=0o14),
+        0o33: instruction("DATAI", device, 0o16),
+        0o34: instruction("CAMN", 0o15, 0o16),
+        0o35: instruction("JUMPA", 0, 0o1),
+        0o36: instruction("HALT"),
+    }
+
+
+def data_runs(program: Program) -> list[tuple[int, list[int]]]:
+    """The stored words in assembly order, cut into runs of consecutive addresses."""
+    runs: list[tuple[int, list[int]]] = []
+    for addr, word, _source in program.emitted:
+        if runs and runs[-1][0] + len(runs[-1][1]) == addr and len(runs[-1][1]) < BLOCK_WORDS:
+            runs[-1][1].append(word)
+        else:
+            runs.append((addr, [word]))
+    return runs
+
+
+def symbol_words(program: Program) -> list[int]:
+    """The DDT symbol table: one GLOBAL group, sorted by value (reference 2.3)."""
+    words = [squoze("GLOBAL"), block_header(2 + 2 * len(program.symbol_table), 0)]
+    for entry in program.symbol_table:
+        words += [entry.flags | squoze(entry.name), entry.value]
+    return words
+
+
+def block(header: int, data: list[int]) -> list[int]:
+    return [header, *data, block_checksum([header, *data])]
+
+
+def sblk_words(
+    program: Program,
+    device: int = PTR,
+    trailer: int = 2,
+    info: list[int] | None = None,
+) -> list[int]:
+    """The words of an SBLK file.  ``trailer`` copies of the start instruction end it
+    (MIDAS 4xx writes two); ``info`` is an optional type-3 information block body."""
+    words: list[int] = []
+    for addr, word in sblk_loader(device).items():
+        words += [instruction("DATAI", device, addr), word]
+    words.append(JRST_1)
+    for addr, data in data_runs(program):
+        words += block(block_header(len(data), addr), data)
+    start = program.start_word
+    words.append(start)
+    if info:
+        words += block(block_header(len(info), 3), info)
+    if not program.nosyms:
+        symbols = symbol_words(program)
+        words += block(block_header(len(symbols), SYMBOL_BLOCK), symbols)
+    words += [start] * trailer
+    return words
