@@ -148,13 +148,17 @@ class Assembler(
         table.setdefault((err.file, err.line, err.col, err.message), err)
 
     def phase_error(self, name: str, new: int, old: int, start: int | None) -> None:
+        self.phase_problem(
+            f"phase error: {name} is {new:o} on pass 2 but was {old:o} on pass 1 (the "
+            "code before it assembled to a different size on the two passes)",
+            start,
+        )
+
+    def phase_problem(self, message: str, start: int | None = None) -> None:
+        """Report the first difference between the passes; count the ones it causes."""
         self.phase_errors += 1
         if self.phase_errors == 1:
-            self.error(
-                f"phase error: {name} is {new:o} on pass 2 but was {old:o} on pass 1 (the "
-                "code before it assembled to a different size on the two passes)",
-                start,
-            )
+            self.error(message, start)
 
     # --- files ----------------------------------------------------------------------------
     def load_source(self, path: Path) -> SourceFile | None:
@@ -209,11 +213,11 @@ class Assembler(
             self.warnings.values(), key=lambda e: (order.get(e.file, 0), e.line, e.col)
         )
         if self.phase_errors > 1:
-            first = next(e for e in prog.errors if e.message.startswith("phase error"))
+            first = next(e for e in prog.errors if "phase error" in e.message)
             i = prog.errors.index(first)
             prog.errors[i] = AsmError(
                 first.file, first.line, first.col,
-                f"{first.message}; {self.phase_errors - 1} later labels moved too",
+                f"{first.message}; {self.phase_errors - 1} later places moved too",
             )  # fmt: skip
         prog.sources = {s.name: s.lines for s in self.sources.values()}
         prog.lines = sum(len(s.lines) for s in self.sources.values())

@@ -288,6 +288,10 @@ class ExpressionMixin:
                         self.at_start = False
                         return self.integer(m.group(1), m.group(2), start)
                     if run == ".":
+                        c = self.text[self.pos]
+                        if self.at_start and (c == "=" or (c in " \t" and self.assignment_ahead())):
+                            self.assignment(".", start, 0)
+                            return DONE
                         self.at_start = False
                         return self.location_value()
                     if _FLOAT.fullmatch(run):

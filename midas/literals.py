@@ -87,12 +87,12 @@ class ConstantsMixin:
                 area.start = prev.start
                 size = prev.size
                 if prev.start != self.loc:
-                    self.error(
+                    self.phase_problem(
                         f"constants phase error: this area is at {self.loc:o} on pass 2 "
                         f"but was at {prev.start:o} on pass 1"
                     )
                 if area.size > prev.size:
-                    self.error(
+                    self.phase_problem(
                         f"constants phase error: this area needs {area.size} words on "
                         f"pass 2 but only {prev.size} on pass 1"
                     )

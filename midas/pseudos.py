@@ -167,7 +167,7 @@ class PseudoMixin:
         base = including.path.parent if including.path else Path.cwd()
         tried = _candidates(spec)
         for candidate in tried:
-            path = _find(base / candidate)
+            path = _find(base, candidate)
             if path is not None:
                 return self.load_source(path)
         self.error(f".INSRT {spec}: file not found (looked for {', '.join(tried)} in {base})",
@@ -227,7 +227,7 @@ class PseudoMixin:
 
     @pseudo("DECIMAL", "OCTAL")
     def p_decimal(self, name: str) -> None:
-        self.radix = 10 if name == "DECIMAL" else 8
+        self.radix = 10 if name == key("DECIMAL") else 8
 
     def checked_radix(self, value: int) -> int:
         if 2 <= value <= 10:
@@ -259,7 +259,7 @@ class PseudoMixin:
 
     @pseudo(".KILL", ".HKILL", ".GLOBAL")
     def p_symbol_flags(self, name: str) -> None:
-        flag = {".KILL": F_KILL, ".HKILL": F_HALFKILL, ".GLOBAL": F_GLOBAL}[name]
+        flag = {".KILL": F_KILL, ".HKILL": F_HALFKILL, key(".GLOBAL"): F_GLOBAL}[name]
         for sym_name, _start in self.symbol_list():
             self.own_symbol(sym_name).flags |= flag
 
@@ -282,7 +282,7 @@ class PseudoMixin:
                     self.pos += 1
                 else:
                     self.error(f"{name}: missing ')'")
-            elif name == ".SCALAR":
+            elif name == key(".SCALAR"):
                 size = 1
             self.add_variable(var, size, start)
 
@@ -609,16 +609,19 @@ def _candidates(spec: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _find(path: Path) -> Path | None:
-    """``path`` if it exists, else a file in its directory whose name differs only in case."""
+def _find(base: Path, name: str) -> Path | None:
+    """``base/name`` if it exists, else a file whose path differs from it only in case."""
+    path = base / name
     if path.is_file():
         return path
-    try:
-        entries = list(path.parent.iterdir()) if path.parent.is_dir() else []
-    except OSError:
-        return None
-    wanted = path.name.lower()
-    for entry in entries:
-        if entry.name.lower() == wanted and entry.is_file():
-            return entry
-    return None
+    current = base
+    for part in Path(name).parts:
+        try:
+            entries = {entry.name.lower(): entry for entry in current.iterdir()}
+        except OSError:
+            return None
+        match = entries.get(part.lower())
+        if match is None:
+            return None
+        current = match
+    return current if current.is_file() else None

@@ -121,13 +121,3 @@ class StatementMixin:
         """``.=x``: set the location counter so that ``.`` (with OFFSET) reads ``x``."""
         self.top.flush_bytes()
         self.loc = (value - self.offset) & MASK18
-
-    def phase_error(self, name: str, new: int, old: int, start: int | None) -> None:
-        """A label that moved between the passes; the first one is the informative one."""
-        self.phase_errors += 1
-        if self.phase_errors == 1:
-            self.error(
-                f"phase error: {name} is {new:o} on pass 2 but was {old:o} on pass 1 "
-                "(something assembled a different number of words on the two passes)",
-                start,
-            )
