@@ -38,8 +38,10 @@ from .state import (
     FLAGS,
     HALT_PC,
     INHIBIT,
+    PI_ACTIVE,
     PI_CYCLE,
     PIH,
+    PIR,
     REASON,
     REASON_HALT,
     TIME,
@@ -196,7 +198,9 @@ def exec_blt(mem, st, ac: int, e: int, npc: int, pc: int) -> int:
         if st[FAULT]:
             return npc
         write(mem, st, dst, w, False)
-        if dst == e:
+        if dst >= e:
+            # aap BLT_DONE: the sign of dest - E, so E below the first destination
+            # copies exactly one word.
             return npc
         ptr = (ptr + ONE_ONE) & M36
         pi_latch(st)
@@ -212,18 +216,22 @@ def exec_jrst(mem, st, ac: int, e: int) -> int:
         new = st[EA_LH] & 0o777777
         old = st[FLAGS]
         if old & F_USER:
-            # USER IOT is loaded only when not already in user mode.
-            new = (new & ~F_UIOT) | (old & F_UIOT)
+            # USER IOT is loaded only when not already in user mode, and the USER bit
+            # can only be set: JRST 2 never leaves user mode (aap ar_flag_set).
+            new = (new & ~F_UIOT) | (old & F_UIOT) | F_USER
         st[FLAGS] = new & 0o774000
     else:
         st[FLAGS] |= F_PCCH
-    if ac & 0o10:
-        held = st[PIH]
-        if held:
-            bit = 0o100
-            while not held & bit:
-                bit >>= 1
-            st[PIH] = held & ~bit
+    held = st[PIH]
+    if ac & 0o10 and held and st[PI_ACTIVE]:
+        # Dismiss the highest held channel (only while PI is active, aap pih0_fm_pi_ok1).
+        # A held channel is never latched in aap (set_pir drops requests of held
+        # channels), so a request latched while it was held is dropped here.
+        bit = 0o100
+        while not held & bit:
+            bit >>= 1
+        st[PIH] = held & ~bit
+        st[PIR] &= ~bit
     if ac & 1:
         st[FLAGS] |= F_USER
     if ac & 4:
