@@ -16,14 +16,16 @@ def byte_increment(ptr: int) -> int:
     """Advance a byte pointer: P -= S, or start the next word when the byte won't fit.
 
     When P - S < 0, P becomes (36 - S) mod 64 and the whole pointer word is incremented,
-    so a Y of 777777 carries into X and I (reference 1.6, checked against aap).
+    so a Y of 777777 carries into X and I (reference 1.6, checked against aap).  As in
+    aap (cht4 adds 1, then cht6 inserts P), the word is incremented before the new P
+    goes in, so a carry out of the S field does not change P.
     """
     p = ptr >> 30
     s = (ptr >> 24) & 0o77
     if p - s >= 0:
         return (ptr & 0o007777777777) | ((p - s) << 30)
     p = (36 - s) & 0o77
-    return (((ptr & 0o007777777777) | (p << 30)) + 1) & M36
+    return ((ptr + 1) & 0o007777777777) | (p << 30)
 
 
 @jit
