@@ -88,12 +88,14 @@ class ConditionalMixin:
 
     @pseudo("IFSE", "IFSN")
     def p_if_strings(self, name: str) -> None:
+        self.skip_blanks()
         first = self.string_argument()
         second = self.string_argument()
         self.conditional((first.upper() == second.upper()) == (name == "IFSE"))
 
     @pseudo("IFB", "IFNB", "IFSQ", "IFNSQ")
     def p_if_blank(self, name: str) -> None:
+        self.skip_blanks()
         text = self.string_argument()
         if name in ("IFB", "IFNB"):
             blank = not any(c in SQUOZE for c in text)
