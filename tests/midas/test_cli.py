@@ -1,0 +1,129 @@
+"""The ``midas`` command, held to the interfaces of the issue."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from midas.cli import main
+from pdp6.loader import load_file, read_line_map
+
+SOURCE = """TITLE TEST
+A=1
+GO:\tMOVEI A,[5]
+\tJRST GO
+END GO
+"""
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def write(tmp_path: Path, text: str = SOURCE, name: str = "prog.mid") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_sblk_with_map_beside_it(tmp_path: Path) -> None:
+    src = write(tmp_path)
+    code, out, err = run(str(src), "-o", str(tmp_path / "out.bin"))
+    assert (code, out, err) == (0, "", "")
+    image = load_file(tmp_path / "out.bin")
+    assert image.format == "sblk" and image.start == 0o100
+    assert image.words == {0o100: 0o201040_000102, 0o101: 0o254000_000100, 0o102: 5}
+    assert image.symbols == {"A": 1, "GO": 0o100}
+    line_map = read_line_map(tmp_path / "out.map")
+    assert line_map.lines[0o100] == (str(src), 3)
+    assert line_map.lines[0o102] == (str(src), 3)  # the literal: the line that wrote it
+    assert line_map.symbols == {"A": 1, "GO": 0o100}
+    assert json.loads((tmp_path / "out.map").read_text())["format"] == "midas-line-map"
+
+
+def test_rim(tmp_path: Path) -> None:
+    src = write(tmp_path)
+    code, _out, _err = run(str(src), "--format", "rim", "-o", str(tmp_path / "out.rim"))
+    assert code == 0
+    image = load_file(tmp_path / "out.rim")
+    assert image.format == "rim" and image.start == 0o100 and len(image.words) == 3
+
+
+def test_dump(tmp_path: Path) -> None:
+    code, out, err = run(str(write(tmp_path)), "--dump")
+    assert code == 0 and err == ""
+    assert out == "000100/ 201040000102\n000101/ 254000000100\n000102/ 000000000005\nSTART 000100\n"
+    assert not list(tmp_path.glob("*.bin"))  # --dump alone writes no binary
+    code, out, _err = run(str(write(tmp_path, "7\nEND\n", "nostart.mid")), "--dump")
+    assert out == "000100/ 000000000007\n"
+
+
+def test_listing(tmp_path: Path) -> None:
+    code, _out, _err = run(str(write(tmp_path)), "--listing", str(tmp_path / "out.lst"))
+    assert code == 0
+    text = (tmp_path / "out.lst").read_text()
+    assert "000100  201040,,000102      3  GO:     MOVEI A,[5]" in text
+    assert "GO      000000000100" in text
+
+
+def test_default_output_name(tmp_path: Path) -> None:
+    src = write(tmp_path)
+    assert run(str(src))[0] == 0
+    assert (tmp_path / "prog.bin").exists() and (tmp_path / "prog.map").exists()
+    assert run(str(src), "--format", "rim", "--no-map")[0] == 0
+    assert (tmp_path / "prog.rim").exists()
+
+
+def test_errors_exit_1_and_write_nothing(tmp_path: Path) -> None:
+    src = write(tmp_path, "FOO: MOVE A,BAR\n  JRST BAZ\nEND\n")
+    code, out, err = run(str(src), "-o", str(tmp_path / "out.bin"), "--listing",
+                         str(tmp_path / "out.lst"))  # fmt: skip
+    assert code == 1 and out == ""
+    lines = err.splitlines()
+    assert lines[:3] == [
+        f"{src}:1:11: undefined symbol A",
+        f"{src}:1:13: undefined symbol BAR",
+        f"{src}:2:8: undefined symbol BAZ",
+    ]
+    assert "3 errors" in lines[3]
+    assert list(tmp_path.iterdir()) == [src]
+
+
+def test_missing_source_file(tmp_path: Path) -> None:
+    code, _out, err = run(str(tmp_path / "nope.mid"))
+    assert code == 1 and "cannot read" in err and "Traceback" not in err
+
+
+def test_garbage_input_never_raises(tmp_path: Path) -> None:
+    src = tmp_path / "junk.mid"
+    src.write_bytes(bytes(range(256)) * 4)
+    code, _out, err = run(str(src), "--dump")
+    assert code == 1 and "Traceback" not in err and "internal" not in err
+
+
+def test_printx_goes_to_stderr(tmp_path: Path) -> None:
+    code, out, err = run(str(write(tmp_path, "IF2 PRINTX /HELLO/\n1\nEND\n")), "--dump")
+    assert code == 0 and out == "000100/ 000000000001\n" and err == "HELLO\n"
+
+
+def test_old_dialect_option(tmp_path: Path) -> None:
+    src = write(tmp_path, "MOVE 1,[5\nEND\n")
+    assert run(str(src), "--dump")[0] == 1
+    assert run(str(src), "--dump", "--old")[0] == 0
+
+
+def test_bench_command() -> None:
+    code, out, _err = run("bench", "--lines", "300", "--repeat", "1")
+    assert code == 0 and "lines/second" in out
+
+
+def test_python_dash_m(tmp_path: Path) -> None:
+    src = write(tmp_path)
+    result = subprocess.run(
+        [sys.executable, "-m", "midas", str(src), "--dump"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0 and result.stdout.endswith("START 000100\n")
