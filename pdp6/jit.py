@@ -27,7 +27,7 @@ if os.environ.get("PDP6_NOJIT", "") in ("", "0"):
 def jit(func: F) -> F:
     """Compile ``func`` with numba (nopython, cached) when the compiled engine is on."""
     if ENABLED:
-        return numba.njit(cache=True, nogil=True)(func)  # type: ignore[no-any-return]
+        return numba.njit(cache=True, nogil=True, _nrt=False)(func)  # type: ignore[no-any-return]
     return func
 
 
@@ -39,5 +39,5 @@ def jit_inline(func: F) -> F:
     than the work itself.
     """
     if ENABLED:
-        return numba.njit(cache=True, nogil=True, inline="always")(func)  # type: ignore[no-any-return]
+        return numba.njit(cache=True, nogil=True, _nrt=False, inline="always")(func)  # type: ignore[no-any-return]
     return func

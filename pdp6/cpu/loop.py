@@ -12,6 +12,7 @@ All arrays are one-dimensional so that the plain-Python engine can use lists:
 from __future__ import annotations
 
 from ..jit import jit, jit_inline
+from ..timing import CORE_READ_NS
 from .access import effective_address, pi_latch, pi_takeable, read
 from .compare import exec_compare
 from .fixed import exec_fixed
@@ -23,6 +24,7 @@ from .state import (
     CLOCK_NEXT,
     CLOCK_PERIOD,
     COUNT,
+    EA_LH,
     EVENT,
     F_UIOT,
     F_USER,
@@ -36,6 +38,7 @@ from .state import (
     IOT_DATA,
     IOT_NONE,
     IOT_RESULT,
+    MEMSIZE,
     PC,
     PI_CYCLE,
     PI_ON,
@@ -63,9 +66,13 @@ def execute(mem, st, io, ioq, logic, ir: int, pc: int, npc: int) -> int:
     while True:
         op = ir >> 27
         st[TIME] += logic[op]
-        e = effective_address(mem, st, ir)
-        if e < 0:
-            return npc if st[FAULT] else pc
+        if ir & 0o37000000:  # indirect or indexed
+            e = effective_address(mem, st, ir)
+            if e < 0:
+                return npc if st[FAULT] else pc
+        else:
+            e = ir & RH
+            st[EA_LH] = (ir >> 18) & RH
         ac = (ir >> 23) & 0o17
         if op == 0o256:  # XCT
             ir = read(mem, st, e)
@@ -176,10 +183,14 @@ def run(mem, st, io, ioq, logic, bp, max_n: int) -> int:
             break
         first = 0
         st[FAULT] = 0
-        ir = read(mem, st, pc)
-        if st[FAULT]:
-            n += 1
-            continue
+        if pc >= 16 and pc < st[MEMSIZE] and (st[FLAGS] & F_USER) == 0:
+            ir = mem[pc]  # the common case, without the call: exec mode, core
+            st[TIME] += CORE_READ_NS
+        else:
+            ir = read(mem, st, pc)
+            if st[FAULT]:
+                n += 1
+                continue
         st[PC] = execute(mem, st, io, ioq, logic, ir, pc, (pc + 1) & RH)
         n += 1
         if st[REASON]:
