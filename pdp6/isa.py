@@ -230,7 +230,13 @@ IO_WORDS: dict[str, int] = {
 
 def decode(word: int) -> tuple[int, int, int, int, int]:
     """Split an instruction word into (opcode, ac, indirect, index, address)."""
-    return (word >> 27) & 0o777, (word >> 23) & 0o17, (word >> 22) & 1, (word >> 18) & 0o17, word & 0o777777
+    return (
+        (word >> 27) & 0o777,
+        (word >> 23) & 0o17,
+        (word >> 22) & 1,
+        (word >> 18) & 0o17,
+        word & 0o777777,
+    )
 
 
 def decode_io(word: int) -> tuple[int, int]:

@@ -6,7 +6,7 @@ Every routine takes the core array ``mem`` (ACs are words 0-17) and the state ve
 
 from __future__ import annotations
 
-from ..jit import jit, jit_inline
+from ..jit import jit_inline
 from ..timing import (
     CORE_READ_NS,
     CORE_WRITE_NS,
