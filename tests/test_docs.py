@@ -1,0 +1,33 @@
+"""The Python examples in README.md and docs/ run as written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", ROOT / "docs" / "machine.md"]
+BLOCK = re.compile(r"```python\n(.*?)```", re.S)
+
+
+def examples() -> list[tuple[str, str]]:
+    found = []
+    for page in PAGES:
+        for i, code in enumerate(BLOCK.findall(page.read_text())):
+            found.append((f"{page.name}#{i}", code))
+    return found
+
+
+@pytest.mark.parametrize(("where", "code"), examples(), ids=[w for w, _ in examples()])
+def test_example_runs(where: str, code: str, capsys: pytest.CaptureFixture[str]) -> None:
+    exec(compile(code, where, "exec"), {})
+    out = capsys.readouterr().out
+    # Where an example prints, the comment beside the print names what it shows.
+    for line in code.splitlines():
+        m = re.match(r"\s*print\(.*\)\s*#\s*(.+)$", line)
+        if m:
+            for token in m.group(1).split():
+                if token != "...)":
+                    assert token.rstrip(",") in out, f"{where}: {token!r} not in {out!r}"
