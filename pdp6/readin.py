@@ -1,0 +1,52 @@
+"""The PDP-6 read-in procedure: toggle the RIM loader in at 20 and read a tape.
+
+The PDP-6 has no hardware loader: the operator deposits eight words at 20-27 and starts
+at 20 (reference 2.4, [AAP code/bootstrap.txt]).  The loader reads word pairs from the
+paper tape reader in binary mode.  The first word of a pair lands in 26 and is executed:
+a ``DATAI PTR,addr`` reads the second word into ``addr``; the tape ends with
+``JRST 4,start``, which halts with the PC at the program's start (press CONTINUE, i.e.
+run again).
+"""
+
+from __future__ import annotations
+
+from .isa import DEVICES, IO_WORDS, OPCODES
+from .machine import Machine
+
+LOADER_ORIGIN = 0o20
+
+
+def _io(func: str, y: int) -> int:
+    return IO_WORDS[func] | (DEVICES["PTR"] << 24) | y
+
+
+def _jrst(y: int) -> int:
+    return OPCODES[0o254].word | y
+
+
+RIM_LOADER: tuple[int, ...] = (
+    _io("CONO", 0o60),  # 20: binary mode, busy: start the reader
+    _io("CONSO", 0o10),  # 21: A: wait for a word
+    _jrst(0o21),  # 22
+    _io("DATAI", 0o26),  # 23: the next word into B
+    _io("CONSO", 0o10),  # 24: wait again
+    _jrst(0o24),  # 25
+    0,  # 26: B: the word just read is executed here
+    _jrst(0o21),  # 27: back to A
+)
+
+
+def rim_pairs(words: dict[int, int], start: int) -> list[int]:
+    """The words of a RIM tape: ``DATAI PTR,addr``/data pairs, then ``JRST 4,start``."""
+    out: list[int] = []
+    for addr in sorted(words):
+        out += [_io("DATAI", addr), words[addr]]
+    out += [OPCODES[0o254].word | (4 << 23) | start, 0]
+    return out
+
+
+def toggle_rim_loader(machine: Machine) -> None:
+    """Deposit the loader at 20-27 and set the PC to 20, as the operator would."""
+    for i, word in enumerate(RIM_LOADER):
+        machine.memory[LOADER_ORIGIN + i] = word
+    machine.pc = LOADER_ORIGIN
