@@ -112,6 +112,7 @@ class Result:
     wall_s: float
     emulated_s: float
     first_call_s: float
+    compiled_now: bool  # the first call compiled the loop (False: loaded from the cache)
 
     @property
     def ips(self) -> float:
@@ -132,6 +133,7 @@ def run_mix(engine: str, rounds: int) -> Result:
     warm.pc = start
     warm.run(max_instructions=1000)
     first = time.perf_counter() - t0
+    compiled_now = engine == "compiled" and _compiled_loop_misses() > 0
     m = Machine(engine=engine)
     start, mem = build_mix(rounds)
     for a, w in mem.items():
@@ -142,4 +144,12 @@ def run_mix(engine: str, rounds: int) -> Result:
     wall = time.perf_counter() - t0
     if stop.reason != "halt":
         raise RuntimeError(f"benchmark program did not halt: {stop}")
-    return Result(engine, stop.instructions, wall, m.elapsed_us / 1e6, first)
+    return Result(engine, stop.instructions, wall, m.elapsed_us / 1e6, first, compiled_now)
+
+
+def _compiled_loop_misses() -> int:
+    """How many signatures of the loop numba compiled in this process (not cache hits)."""
+    from .cpu import loop
+
+    stats = getattr(loop.run, "stats", None)
+    return sum(stats.cache_misses.values()) if stats else 0

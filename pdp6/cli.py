@@ -39,8 +39,9 @@ def bench(engine: str, rounds: int | None) -> None:
     """Time a fixed program mix: arithmetic, bytes, stack calls, indirection, a sort.
 
     Prints, for each engine: instructions per wall second, emulated PDP-6 seconds per
-    wall second, and the time of the first call (numba compile, or loading the
-    compiled code from its on-disk cache).
+    wall second, and the time of the first call: the numba compile "(compiled)", or
+    loading the compiled code from its on-disk cache "(cached)".  To time a fresh
+    compile, delete the cache first: find pdp6 -name '*.nb[ic]' -delete
     """
     from .bench import run_mix
 
@@ -54,8 +55,9 @@ def bench(engine: str, rounds: int | None) -> None:
         n = rounds or (2000 if name == "compiled" else 40)
         click.echo(f"running {name} engine, {n} rounds ...", err=True)
         r = run_mix(name, n)
+        how = "" if name == "python" else (" (compiled)" if r.compiled_now else " (cached)")
         click.echo(
-            f"{name:<10} {r.ips:>14,.0f} {r.speed_ratio:>19.1f} {r.first_call_s:>10.2f}s"
+            f"{name:<10} {r.ips:>14,.0f} {r.speed_ratio:>19.1f} {r.first_call_s:>10.2f}s{how}"
         )
     click.echo("(a real PDP-6 ran about 200,000 instructions a second)")
 

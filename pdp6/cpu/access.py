@@ -69,8 +69,8 @@ def read(mem, st, addr: int) -> int:
     if addr < 16:
         st[TIME] += FAST_READ_NS
         return mem[addr]
-    p = physical(st, addr)
     st[TIME] += CORE_READ_NS
+    p = physical(st, addr) if st[FLAGS] & F_USER else addr
     if p < 0:
         return 0
     if p >= st[MEMSIZE]:
@@ -86,8 +86,8 @@ def write(mem, st, addr: int, value: int, after_read: bool) -> None:
         st[TIME] += FAST_WRITE_NS
         mem[addr] = value
         return
-    p = physical(st, addr)
     st[TIME] += WRITE_AFTER_READ_NS if after_read else CORE_WRITE_NS
+    p = physical(st, addr) if st[FLAGS] & F_USER else addr
     if p < 0:
         return
     if p >= st[MEMSIZE]:

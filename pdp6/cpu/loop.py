@@ -79,11 +79,11 @@ def execute(mem, st, io, ioq, logic, ir: int, pc: int, npc: int) -> int:
             if st[FAULT]:
                 return npc
             continue
-        user = (st[FLAGS] & F_USER) != 0 and st[INHIBIT] == 0 and st[PI_CYCLE] == 0
-        if (
-            op < 0o100
-            or (user and op == 0o254 and ac & 0o14)
-            or (user and op >= 0o700 and (st[FLAGS] & F_UIOT) == 0)
+        if op < 0o100 or (
+            st[FLAGS] & F_USER
+            and st[INHIBIT] == 0
+            and st[PI_CYCLE] == 0
+            and ((op == 0o254 and ac & 0o14) or (op >= 0o700 and not st[FLAGS] & F_UIOT))
         ):
             mem[0o40] = (ir & 0o777740000000) | e
             st[INHIBIT] = 1
