@@ -55,7 +55,7 @@ def build_mix(rounds: int) -> tuple[int, dict[int, int]]:
     stack_ptr = data + 0o777  # holds -64,,stack-1 (an IOWD-style pushdown pointer)
     mem: dict[int, int] = {stack_ptr: ((-64) & 0o777777) << 18 | (stack - 1)}
     for i in range(20):
-        mem[text + i] = (0o101 + i) * 0o2010040201  # five equal 7-bit characters
+        mem[text + i] = (0o101 + i) * 0o2010040201 << 1  # five equal characters, as ASCII
     for i in range(64):
         mem[array + i] = (i * 0o4_1101) % 0o1000  # a scrambled permutation-ish fill
     mem[ptrs] = (1 << 22) | (ptrs + 1)  # @ -> @ -> word
