@@ -23,6 +23,7 @@ PUNCH_FRAME_NS = 15_797_788  # 63.3 frames a second
 
 class _TapeDevice(Device):
     frame_ns = READER_FRAME_NS
+    snapshot_fields: tuple[str, ...] = ("binary", "busy", "flag", "pia", "done_at")
 
     def __init__(self) -> None:
         super().__init__()
@@ -63,6 +64,7 @@ class PaperTapeReader(_TapeDevice):
 
     code = 0o104
     name = "PTR"
+    snapshot_fields = (*_TapeDevice.snapshot_fields, "tape", "position", "buffer", "frames_in_word")
 
     def __init__(self, fast: bool = False) -> None:
         super().__init__()
@@ -132,6 +134,7 @@ class PaperTapePunch(_TapeDevice):
 
     code = 0o100
     name = "PTP"
+    snapshot_fields = (*_TapeDevice.snapshot_fields, "punched")
 
     def __init__(self, fast: bool = False) -> None:
         super().__init__()

@@ -19,8 +19,12 @@ bit    octal   CONO                   CONI
 Timing is in emulated time: at 110 baud a character is 11 bits (start, 8 data, 2 stop),
 100 ms each way.  An output character is handed to the host when DATAO sends it and the
 output flag rises when its last stop bit has gone.  An input character starts arriving
-when the host has one and the line is idle; the input flag rises after 9 bit times, as in
-aap's model.  ``baud=None`` is the fast mode for tests and tools (10 us a character).
+when the host has one, the line is idle and the program has taken the previous character
+(the input flag is clear); the input flag rises after 9 bit times, as in aap's model.
+Waiting for the flag makes the host a considerate typist: a script typed at line speed
+never overruns a program that is busy printing, where a real keyboard would have
+overwritten the unread character.  ``baud=None`` is the fast mode for tests and tools
+(10 us a character).
 
 The host side is a :class:`TeletypeHost`: something that may have typed characters
 ready and takes printed ones.  :class:`ScriptedHost` feeds text and collects output.
@@ -66,7 +70,7 @@ class ScriptedHost(TeletypeHost):
     def type(self, text: str | bytes) -> None:
         """Queue more keystrokes (``\\n`` is sent as CR, as a teletype's RETURN key)."""
         data = text.encode("ascii", "replace") if isinstance(text, str) else text
-        self.keys.extend(b"\r" if b == 0o12 else b for b in data)
+        self.keys.extend(0o15 if b == 0o12 else b for b in data)
 
     def key_ready(self) -> bool:
         return bool(self.keys)
@@ -96,6 +100,10 @@ class Teletype(Device):
 
     code = 0o120
     name = "TTY"
+    snapshot_fields = (
+        "pia", "input_busy", "input_flag", "output_busy", "output_flag", "input_char",
+        "output_done_at", "input_ready_at", "line_free_at", "characters_out", "characters_in",
+    )  # fmt: skip
 
     def __init__(self, host: TeletypeHost | None = None, baud: int | None = 110) -> None:
         super().__init__()
@@ -173,10 +181,14 @@ class Teletype(Device):
         self.input_flag = self.output_flag = False
         self.input_busy = self.output_busy = False
 
+    def _line_idle(self) -> bool:
+        """No character is arriving and the last one has been read: the next may start."""
+        return self.input_ready_at == NEVER and not self.input_flag
+
     # --- events -----------------------------------------------------------------------
     def next_event(self) -> int:
         event = min(self.output_done_at, self.input_ready_at)
-        if self.input_ready_at == NEVER and not self.host.at_end():
+        if self._line_idle() and not self.host.at_end():
             if self.host.key_ready():
                 event = min(event, max(self.line_free_at, self.now))
             else:
@@ -192,7 +204,7 @@ class Teletype(Device):
             self.input_ready_at = NEVER
             self.input_busy = False
             self.input_flag = True
-        if self.input_ready_at == NEVER and now >= self.line_free_at and self.host.key_ready():
+        if self._line_idle() and now >= self.line_free_at and self.host.key_ready():
             code = self.host.read_key()
             if code is not None:
                 self.input_char = code & 0o377

@@ -1,0 +1,254 @@
+"""Running a machine with its teletype: in chunks, until something worth stopping for.
+
+``Machine.run`` is the fast compiled loop; this is the driver around it that the ``pdp6``
+command, the console and the debugger share.  It runs the machine in chunks of emulated
+time and between chunks:
+
+* notices a stop request (Ctrl-C on the terminal, SIGINT/SIGTERM/SIGHUP);
+* ends the run when the program is waiting for input that will never come: the
+  keyboard is at its end, the teletype has nothing in progress, the program has neither
+  typed nor read anything for a grace period of emulated time, and it is circling in a
+  tight loop (a ``CONSO TTY,`` wait or a ``JRST .``), so a long computation after the
+  last input is not mistaken for waiting;
+* when the program waits for a person at the keyboard, paces emulated time to wall time
+  (a short sleep per chunk), so an idle program costs almost no host CPU;
+* optionally single-steps with a per-instruction hook (watchpoints, the trace), since
+  the compiled loop cannot call Python for each instruction.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Protocol
+
+from .devices.teletype import Teletype
+from .machine import Machine, Stop
+
+CHUNK_US = 50_000.0  # emulated time run between looks at the host
+STEP_CHUNK = 2_000  # instructions per chunk when single-stepping
+IDLE_SLEEP_S = 0.01  # wall time slept per chunk while the program waits for a person
+SAMPLE_STEPS = 32  # instructions stepped to see whether the program circles in a loop
+LOOP_SIZE = 8  # at most this many distinct PCs make a "tight loop"
+MAX_SAMPLE_INTERVAL_S = 0.05
+
+
+class StepHook(Protocol):
+    """Called around each instruction when the runner single-steps."""
+
+    def before(self) -> None: ...
+
+    def after(self, stop: Stop) -> str | None:
+        """A message if the run must stop after this instruction, else None."""
+        ...
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Why a run ended: 'halt', 'breakpoint', 'watch', 'end of input', 'time limit',
+    'instruction limit' or 'interrupted'; ``message`` gives details for 'watch'."""
+
+    reason: str
+    pc: int
+    instructions: int
+    message: str = ""
+
+
+class StopFlag:
+    """Set by a signal or by the terminal's Ctrl-C; the runner checks it between chunks."""
+
+    def __init__(self) -> None:
+        self.raised = False
+
+    def set(self) -> None:
+        self.raised = True
+
+    def clear(self) -> None:
+        self.raised = False
+
+    @contextlib.contextmanager
+    def catching_signals(self) -> Iterator[None]:
+        """While running, SIGINT, SIGTERM and SIGHUP set the flag instead of killing the
+        process mid-chunk; a second SIGINT interrupts as usual."""
+
+        def handler(signum: int, _frame: object) -> None:
+            if signum == signal.SIGINT and self.raised:
+                raise KeyboardInterrupt
+            self.raised = True
+
+        saved = {}
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            try:
+                saved[sig] = signal.signal(sig, handler)
+            except ValueError:  # not the main thread: leave signals alone
+                break
+        try:
+            yield
+        finally:
+            for sig, old in saved.items():
+                signal.signal(sig, old)
+
+
+class Runner:
+    """Runs ``machine`` (with ``teletype`` if it has one) as described in the module doc.
+
+    ``grace_us`` is the quiet time after the end of input before a waiting program is
+    stopped; ``hook`` switches to single-stepping.
+    """
+
+    def __init__(
+        self,
+        machine: Machine,
+        teletype: Teletype | None = None,
+        *,
+        stop: StopFlag | None = None,
+        grace_us: float = 2_000_000.0,
+        hook: StepHook | None = None,
+    ) -> None:
+        self.m = machine
+        self.tty = teletype
+        self.stop = stop or StopFlag()
+        self.grace_us = grace_us
+        self.hook = hook
+
+    # --- the teletype, seen from outside ---------------------------------------------
+    def _tty_state(self) -> tuple[int, ...]:
+        t = self.tty
+        if t is None:
+            return ()
+        return (t.characters_in, t.characters_out, t.input_busy, t.input_flag, t.output_busy)
+
+    def _tty_quiet(self) -> bool:
+        t = self.tty
+        return t is None or not (t.input_busy or t.input_flag or t.output_busy)
+
+    def _input_at_end(self) -> bool:
+        return self.tty is not None and self.tty.host.at_end()
+
+    def _host_stop(self) -> bool:
+        host = self.tty.host if self.tty else None
+        poll = getattr(host, "poll", None)
+        if poll is not None:
+            poll()
+        return bool(getattr(host, "stop_requested", False))
+
+    # --- running ---------------------------------------------------------------------
+    def run(self, until_us: float | None = None, max_instructions: int | None = None) -> Outcome:
+        """Run until a halt, a breakpoint, a hook's stop, the end of input, ``until_us``
+        (emulated), ``max_instructions`` or a stop request."""
+        m = self.m
+        start = m.instructions
+        state = self._tty_state()
+        quiet_since = m.elapsed_us
+        signature: frozenset[int] | None = None
+        idle = False
+        sample_interval = 0.0
+        next_sample = 0.0
+        last_wall = time.monotonic()
+        self.stop.clear()
+        self._first = True  # a breakpoint does not stop the first instruction of a run
+        with self.stop.catching_signals():
+            while True:
+                done = m.instructions - start
+                if self.stop.raised or self._host_stop():
+                    self._clear_host_stop()
+                    return Outcome("interrupted", m.pc, done)
+                if self._at_breakpoint():
+                    return Outcome("breakpoint", m.pc, done)
+                now = m.elapsed_us
+                if until_us is not None and now >= until_us:
+                    return Outcome("time limit", m.pc, done)
+                if max_instructions is not None and done >= max_instructions:
+                    return Outcome("instruction limit", m.pc, done)
+                chunk = CHUNK_US
+                wall = time.monotonic()
+                if idle and not self._input_at_end():
+                    time.sleep(IDLE_SLEEP_S)
+                    wall = time.monotonic()
+                    chunk = min(CHUNK_US, max(1_000.0, (wall - last_wall) * 1e6))
+                last_wall = wall
+                end = now + chunk if until_us is None else min(until_us, now + chunk)
+                budget = None if max_instructions is None else max_instructions - done
+                stop, message, pcs = self._advance(end, budget)
+                if stop.reason in ("halt", "breakpoint"):
+                    return Outcome(stop.reason, stop.pc, m.instructions - start)
+                if message is not None:
+                    return Outcome("watch", m.pc, m.instructions - start, message)
+                new_state = self._tty_state()
+                if new_state != state or not self._tty_quiet():
+                    state, quiet_since = new_state, m.elapsed_us
+                    idle, signature, sample_interval = False, None, 0.0
+                    continue
+                ending = self._input_at_end() and m.elapsed_us - quiet_since >= self.grace_us
+                if pcs is None and (idle or time.monotonic() >= next_sample):
+                    sampled = self._sample()
+                    if isinstance(sampled, Outcome):
+                        return Outcome(sampled.reason, sampled.pc, m.instructions - start)
+                    pcs = sampled
+                if pcs is None:
+                    continue
+                previous, signature = signature, _loop_signature(pcs)
+                idle = signature is not None and signature == previous
+                if idle and ending:
+                    return Outcome("end of input", m.pc, m.instructions - start)
+                if not idle:
+                    sample_interval = min(MAX_SAMPLE_INTERVAL_S, sample_interval * 2 or 0.001)
+                    next_sample = time.monotonic() + sample_interval
+
+    def _at_breakpoint(self) -> bool:
+        """At a breakpoint, other than where the run started (chunks must not skip one)."""
+        if self._first:
+            return False
+        return self.m.pc in self.m.breakpoints
+
+    def _clear_host_stop(self) -> None:
+        host = self.tty.host if self.tty else None
+        if getattr(host, "stop_requested", False):
+            host.stop_requested = False  # type: ignore[union-attr]
+
+    def _advance(
+        self, until_us: float, budget: int | None
+    ) -> tuple[Stop, str | None, list[int] | None]:
+        """One chunk: the fast loop, or single steps through the hook.  Returns the stop,
+        a hook's message, and (when stepping) the last PCs seen."""
+        m = self.m
+        if self.hook is None:
+            self._first = False
+            return m.run(max_instructions=budget, until_us=until_us), None, None
+        limit = STEP_CHUNK if budget is None else min(budget, STEP_CHUNK)
+        pcs: list[int] = []
+        stop = Stop("limit", m.pc, 0)
+        for _ in range(limit):
+            if m.elapsed_us >= until_us:
+                break
+            if self._at_breakpoint():
+                return Stop("breakpoint", m.pc, len(pcs)), None, pcs
+            self._first = False
+            pcs.append(m.pc)
+            self.hook.before()
+            stop = m.step()
+            message = self.hook.after(stop)
+            if message is not None or stop.reason == "halt":
+                return stop, message, pcs
+        return stop, None, pcs[-SAMPLE_STEPS:]
+
+    def _sample(self) -> list[int] | Outcome:
+        """Step a few instructions (stopping at breakpoints and halts) to see the PCs."""
+        m = self.m
+        pcs: list[int] = []
+        for _ in range(SAMPLE_STEPS):
+            if self._at_breakpoint():
+                return Outcome("breakpoint", m.pc, 0)
+            pcs.append(m.pc)
+            if m.step().reason == "halt":
+                return Outcome("halt", m.pc, 0)
+        return pcs
+
+
+def _loop_signature(pcs: list[int]) -> frozenset[int] | None:
+    """The set of PCs if they make a tight loop, else None."""
+    seen = frozenset(pcs)
+    return seen if len(seen) <= LOOP_SIZE else None
