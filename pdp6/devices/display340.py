@@ -1,0 +1,768 @@
+"""The Type 340 precision CRT display through the Type 344 interface, device 130.
+
+Everything here follows pdp6-reference.md section 2.5 (itself checked against aap's
+schematic-level ``newemu/dis340.c``); the section numbers in comments refer to it.
+
+The processor side (the 344)
+    ``DATAO DIS,`` (or ``BLKO DIS,``) loads a 36-bit word into the interface buffer: two
+    18-bit 340 words, left half first.  A new DATAO replaces whatever the buffer still
+    held.  When the 340 has used both halves and is ready for data, the **data flag**
+    (CONI 000200) rises and requests the *data PIA*.  ``CONO DIS,`` replaces both PIAs
+    (bits 33-35 data, 30-32 special); bit 29 (000100) **initializes** the 340 (parameter
+    mode, shift in, STOP, light pen and edge flags cleared, data requested); any CONO
+    without bit 29 is a **resume**, which clears the light-pen enable/find/flag and lets
+    a display that stopped on a light-pen hit go on.  ``CONI DIS,`` gives the mode in
+    bits 18-20, vertical edge 004000, light pen 002000, horizontal edge 001000, stop
+    interrupt 000400, data 000200, special PIA 000070, data PIA 000007.  ``DATAI DIS,``
+    reads the beam position Y,,X.  A special interrupt (special PIA) is requested by an
+    edge flag, the light-pen flag, or a STOP with its interrupt bit.
+
+The 340
+    X and Y are 10 bits (origin lower left), scale 0-3 (steps of 1, 2, 4, 8), intensity
+    0-7.  Modes: 0 parameter, 1 point, 4 vector, 5 vector continue, 6 increment,
+    3 character (through the 342, see :mod:`.chargen342`).  Modes 2 (slave) and
+    7 (subroutine) are not part of a basic 340: a word in either mode leaves the 340
+    hung, asking for no data and raising no flag, until an initialize -- what aap's
+    model does too.  Vectors step with the 7-bit binary rate multiplier exactly as the
+    reference describes; increment words take four nibbles; stepping off the raster in
+    vector or increment mode sets an edge flag, escapes to parameter mode and stops the
+    display with a special interrupt (only an initialize restarts it), except on the
+    last step of a word (cleared by the following data request) and in vector-continue
+    mode (escape and ask for the next word, no lasting flag).  Character mode wraps.
+
+Timing (2.5 "Timing"), in emulated nanoseconds
+    data sync 2.8 us per 18-bit word, then 0.5 us settle; each vector/increment count or
+    character stroke step 1.0 us, the beam intensified at the end of that microsecond,
+    then 0.5 us settle; 0.5 us between the characters of a word; point mode 35 us for an
+    X position (and for a Y position only if it intensifies, else 0.2 us) and 0.5 us
+    after.  So a parameter word takes 3.3 us, a vector 99.3 us (64 counts) or 195.3 us
+    (128 counts), an increment word 9.3 us.  Unlike aap, the last count of a vector or
+    increment word also takes its 1.5 us and intensifies (the reference calls aap's
+    never-intensified last increment point an artifact).
+
+How it is simulated
+    The 340 runs from one data request to the next without any input except a CONO, so
+    each 18-bit word is worked out completely when the 340 starts it (a "plan"): its
+    intensified points go into :attr:`Display340.points` with their emulated times, and
+    the changes the processor can see (CONI bits, interrupt requests, the DATAI
+    position) are queued as timed events.  ``next_event`` is the next such change, so
+    the processor only leaves its compiled loop when something visible happens (about
+    twice per 18-bit word), not at every step.  If a CONO arrives in the middle of a
+    word, the word is replayed from a snapshot of the 340 taken at its start up to the
+    time of the CONO, so that an initialize leaves the beam where it really was and
+    drops the points that would have come later.  The DATAI position between visible
+    events is the one at the last event (exact whenever the 340 waits or stops).
+
+Host side
+    ``points`` (a :class:`PointLog`) is the list of intensified points with times;
+    :mod:`pdp6.render` turns it into frames with P7 phosphor decay (PNG, animated GIF,
+    a live window).  :func:`attach_display` puts a 340 on a machine with those outputs.
+    ``pen`` (None or an (x, y) raster position) is a light pen held to the screen.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections import deque
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..iobus import NEVER, Device
+from .chargen342 import CR, ESCAPE, SHIFT_IN, SHIFT_OUT, STEPS
+
+if TYPE_CHECKING:
+    from ..machine import Machine
+
+M18 = 0o777777
+M36 = 0o777777777777
+
+# Modes (CONI bits 18-20; reference 2.5 "Modes and 18-bit word formats")
+PARAMETER, POINT, SLAVE, CHARACTER, VECTOR, VECTOR_CONTINUE, INCREMENT, SUBROUTINE = range(8)
+MODE_NAMES = ("parameter", "point", "slave", "character", "vector", "vector continue",
+              "increment", "subroutine")  # fmt: skip
+
+# CONO bits
+CONO_INIT = 0o000100
+# CONI bits
+CONI_VEDGE = 0o004000
+CONI_LIGHT_PEN = 0o002000
+CONI_HEDGE = 0o001000
+CONI_STOP = 0o000400
+CONI_DATA = 0o000200
+
+# Timing in ns (reference 2.5 "Timing")
+SYNC_NS = 2800  # data sync: take an 18-bit word from the interface
+SETTLE_NS = 500  # settle after loading, after each step, between characters
+COUNT_NS = 1000  # one BRM count / increment step / character stroke step
+POSITION_NS = 35000  # point mode: X position, or Y position with intensify
+Y_LOAD_NS = 200  # point mode: Y position without intensify
+
+RASTER = 1024
+
+# Sequencer states
+IDLE = 0  # ready for data (waiting for the interface buffer)
+BUSY = 1  # working on a word (possibly paused by a light-pen hit)
+STOPPED = 2  # halted: STOP, edge, or a mode 2/7 word; only an initialize restarts
+
+_LIMIT = "limit"  # the plan reached the replay limit (see Display340._cut)
+_PAUSE = "pause"  # the plan stopped at a light-pen hit until a resume
+
+# Trailing zeros of 1..127: the BRM bit that goes 0->1 when the counter reaches i.
+_TZ = tuple((i & -i).bit_length() - 1 if i else 0 for i in range(128))
+
+
+class PointLog:
+    """The intensified points: parallel arrays of X, Y, intensity (0-7) and time (ns).
+
+    Arrays of machine ints rather than point objects, so that a refresh loop of
+    thousands of points per frame stays cheap; :meth:`numpy` gives zero-copy views.
+    Points are in time order.
+    """
+
+    def __init__(self) -> None:
+        self.x = array("H")
+        self.y = array("H")
+        self.i = array("B")
+        self.t = array("q")
+
+    def __len__(self) -> int:
+        return len(self.t)
+
+    def append(self, x: int, y: int, intensity: int, t: int) -> None:
+        self.x.append(x)
+        self.y.append(y)
+        self.i.append(intensity)
+        self.t.append(t)
+
+    def truncate(self, n: int) -> None:
+        """Keep only the first ``n`` points."""
+        for a in (self.x, self.y, self.i, self.t):
+            del a[n:]
+
+    def drop_after(self, t: int) -> None:
+        """Forget the points later than time ``t`` (they never happened)."""
+        ts = self.t
+        n = len(ts)
+        while n and ts[n - 1] > t:
+            n -= 1
+        self.truncate(n)
+
+    def discard_first(self, n: int) -> None:
+        """Forget the oldest ``n`` points (a host that has rendered them)."""
+        for a in (self.x, self.y, self.i, self.t):
+            del a[:n]
+
+    def clear(self) -> None:
+        self.truncate(0)
+
+    def as_tuples(self) -> list[tuple[int, int, int, int]]:
+        """``[(x, y, intensity, t_ns), ...]`` -- for tests and the JSON point list."""
+        return list(zip(self.x, self.y, self.i, self.t, strict=True))
+
+    def numpy(self) -> tuple[Any, Any, Any, Any]:
+        """numpy views (x, y, intensity, t) of the arrays (valid until the next append)."""
+        import numpy as np
+
+        return (
+            np.frombuffer(self.x, dtype=np.uint16) if len(self) else np.zeros(0, np.uint16),
+            np.frombuffer(self.y, dtype=np.uint16) if len(self) else np.zeros(0, np.uint16),
+            np.frombuffer(self.i, dtype=np.uint8) if len(self) else np.zeros(0, np.uint8),
+            np.frombuffer(self.t, dtype=np.int64) if len(self) else np.zeros(0, np.int64),
+        )
+
+
+class FrameListener(Protocol):
+    """Something that wants to look at the screen at given emulated times (a renderer)."""
+
+    next_frame_ns: int
+
+    def frame(self, display: Display340, t: int) -> None:
+        """Called once emulated time has reached ``next_frame_ns`` (``t`` = that time)."""
+
+
+class Display340(Device):
+    """Device 130: a Type 340 display with its 342 character generator, on a 344.
+
+    ``keep_ns``: if set, points older than this (emulated ns) are forgotten from time to
+    time, for long runs with a renderer; by default every point is kept.
+    """
+
+    code = 0o130
+    name = "DIS"
+
+    def __init__(self, keep_ns: int | None = None) -> None:
+        super().__init__()
+        self.points = PointLog()
+        self.keep_ns = keep_ns
+        self.pen: tuple[int, int] | None = None
+        self.listeners: list[FrameListener] = []
+        # the 344 interface
+        self.pia_data = 0
+        self.pia_spec = 0
+        self.ib = 0  # interface buffer (36 bits)
+        self.ibc = 0  # 18-bit words left in it
+        # the 340 (state as of the end of the current plan)
+        self.x = 0
+        self.y = 0
+        self.mode = PARAMETER
+        self.scale = 0
+        self.intensity = 0
+        self.lp_enable = 0
+        self.lp_find = 0
+        self.lp_flag = 0
+        self.shift = 0  # 342 case: 0 shift in, 1 shift out
+        self.stop = 0
+        self.stop_int = 0  # STOP with its interrupt bit (CONI 000400)
+        self.br = 0  # the word being worked on
+        self.hef = 0
+        self.vef = 0
+        self.rfd = 1  # ready for data
+        # what the processor sees (the plan's visible events applied up to now)
+        self.vis = (PARAMETER, 0, 0, 0, 0, 1, 0, 0)  # mode hef vef lp stop_int rfd x y
+        self._events: deque[tuple[int, ...]] = deque()
+        # the plan of the current word
+        self._state = IDLE
+        self._gen: Generator[str, None, None] | None = None
+        self._limit = NEVER
+        self._t_end = 0  # when the plan ends (if it has ended: self._gen is None)
+        self._end_state = IDLE
+        self._snap: tuple[int, ...] = ()
+        self._mark = 0  # len(points) when the plan started
+        self._half = (0, 0)  # (18-bit word, start time) of the plan
+        self._resumes: list[int] = []  # resume times after light-pen pauses in the plan
+        self._resume_idx = 0
+        self._lp_used = False  # the plan touched the light-pen logic
+        # statistics
+        self.words = 0  # 18-bit words started
+        self.datao_count = 0
+
+    # ------------------------------------------------------------------ the processor
+    def cono(self, value: int) -> None:
+        now = self.now
+        self.advance(now)
+        self.pia_data = value & 7
+        self.pia_spec = (value >> 3) & 7
+        if value & CONO_INIT:
+            self._initialize(now)
+        else:
+            self._resume(now)
+
+    def datao(self, word: int) -> None:
+        now = self.now
+        self.advance(now)
+        self.datao_count += 1
+        self.ib = word & M36  # replaces anything the buffer still held (aap)
+        self.ibc = 2
+        if self._state == IDLE:
+            self._start(now)
+
+    def reset(self) -> None:
+        """I/O reset: PIAs off, interface buffer cleared, 340 initialized."""
+        now = self.now if self.bus is not None else 0
+        self.advance(now)
+        self.pia_data = self.pia_spec = 0
+        self.ib = self.ibc = 0
+        self._initialize(now)
+
+    def coni(self) -> int:
+        mode, hef, vef, lp, stop_int, rfd, _, _ = self.vis
+        w = (mode << 15) | (self.pia_spec << 3) | self.pia_data
+        if vef:
+            w |= CONI_VEDGE
+        if lp:
+            w |= CONI_LIGHT_PEN
+        if hef:
+            w |= CONI_HEDGE
+        if stop_int:
+            w |= CONI_STOP
+        if rfd and self.ibc == 0:
+            w |= CONI_DATA
+        return w
+
+    def data_in(self) -> int:
+        """DATAI DIS,: the beam position Y,,X (for the light pen)."""
+        return (self.vis[7] << 18) | self.vis[6]
+
+    @property
+    def data_flag(self) -> bool:
+        return bool(self.vis[5] and self.ibc == 0)
+
+    @property
+    def special_flag(self) -> bool:
+        _, hef, vef, lp, stop_int, _, _, _ = self.vis
+        return bool(hef or vef or lp or stop_int)
+
+    def request(self) -> int:
+        # The 344 has two PIAs but the bus takes one channel per device: report the
+        # higher-priority (lower-numbered) of the two when both flags are up.  A lower
+        # one is reported as soon as the higher one's flag drops.
+        chans = []
+        if self.pia_spec and self.special_flag:
+            chans.append(self.pia_spec)
+        if self.pia_data and self.data_flag:
+            chans.append(self.pia_data)
+        return min(chans) if chans else 0
+
+    # ------------------------------------------------------------------ time
+    def next_event(self) -> int:
+        t = self._events[0][0] if self._events else NEVER
+        for listener in self.listeners:
+            t = min(t, listener.next_frame_ns)
+        return t
+
+    def service(self, now: int) -> None:
+        self.advance(now)
+        for listener in self.listeners:
+            while listener.next_frame_ns <= now:
+                listener.frame(self, listener.next_frame_ns)
+
+    def advance(self, now: int) -> None:
+        """Bring what the processor sees up to emulated time ``now``; start the next
+        word when the current one has ended and the buffer holds one."""
+        events = self._events
+        while True:
+            while events and events[0][0] <= now:
+                self.vis = events.popleft()[1:]
+            if self._state == BUSY and self._gen is None and self._t_end <= now:
+                self._state = self._end_state
+                if self._state == IDLE and self.ibc:
+                    self._start(self._t_end)
+                    continue
+            break
+        if self.keep_ns is not None and len(self.points) > 200_000:
+            self._trim(now - self.keep_ns)
+
+    def _trim(self, before: int) -> None:
+        ts = self.points.t
+        lo, hi = 0, min(len(ts), self._mark if self._state == BUSY else len(ts))
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if ts[mid] < before:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo:
+            self.points.discard_first(lo)
+            self._mark -= lo
+
+    # ------------------------------------------------------------------ CONO actions
+    def _initialize(self, now: int) -> None:
+        """CONO bit 29 (2.5): parameter mode, shift in, STOP, light pen and edge flags
+        cleared, ready for data.  The interface buffer is kept (aap)."""
+        if self._state == BUSY:
+            self._cut(now)
+            self._gen = None
+        self.shift = 0
+        self.lp_enable = self.lp_find = self.lp_flag = 0
+        self.stop = self.stop_int = 0
+        self.mode = PARAMETER
+        self.hef = self.vef = 0
+        self.rfd = 1
+        self._state = IDLE
+        self._events.clear()
+        self._show()
+        if self.ibc:
+            self._start(now)
+
+    def _resume(self, now: int) -> None:
+        """Any CONO without bit 29 (2.5): clear the light-pen enable/find/flag; a 340
+        paused by a light-pen hit goes on.  A STOP, an edge stop or a hung mode-2/7
+        word stay as they are (aap re-escapes or re-runs the stopping word, which for a
+        STOP followed by parameter mode stops again)."""
+        if self._state == BUSY:
+            if self._gen is not None and self._paused_at <= now:
+                # paused by the light pen: go on from here
+                self.lp_enable = self.lp_find = self.lp_flag = 0
+                self._resumes.append(now)
+                self._show()
+                self._drive()
+                return
+            if self._lp_used:
+                self._cut(now)
+                self.lp_enable = self.lp_find = self.lp_flag = 0
+                self._show()
+                self._limit = NEVER
+                if self._gen is not None:
+                    self._drive()
+                return
+            return  # the light-pen state is clear all through this word: nothing to do
+        self.lp_enable = self.lp_find = self.lp_flag = 0
+        self._show()
+
+    # ------------------------------------------------------------------ plans
+    def _snapshot(self) -> tuple[int, ...]:
+        return (self.x, self.y, self.mode, self.scale, self.intensity, self.lp_enable,
+                self.lp_find, self.lp_flag, self.shift, self.stop, self.stop_int, self.br,
+                self.hef, self.vef, self.rfd)  # fmt: skip
+
+    def _restore(self, s: tuple[int, ...]) -> None:
+        (self.x, self.y, self.mode, self.scale, self.intensity, self.lp_enable,
+         self.lp_find, self.lp_flag, self.shift, self.stop, self.stop_int, self.br,
+         self.hef, self.vef, self.rfd) = s  # fmt: skip
+
+    def _show(self) -> None:
+        """Make the 340's current state visible at once (after a CONO)."""
+        self.vis = (self.mode, self.hef, self.vef, self.lp_flag, self.stop_int, self.rfd,
+                    self.x, self.y)  # fmt: skip
+
+    def _emit(self, t: int) -> None:
+        self._events.append((t, self.mode, self.hef, self.vef, self.lp_flag, self.stop_int,
+                             self.rfd, self.x, self.y))  # fmt: skip
+
+    def _start(self, t0: int) -> None:
+        """DATA SYNC at ``t0``: take the next 18-bit word from the buffer and plan it."""
+        br = (self.ib >> 18) & M18
+        self.ib = (self.ib << 18) & M36
+        self.ibc -= 1
+        self.words += 1
+        self._snap = self._snapshot()
+        self._mark = len(self.points)
+        self._half = (br, t0)
+        self._resumes = []
+        self._resume_idx = 0
+        self._paused_at = NEVER
+        self._lp_used = bool(self.lp_enable or self.lp_find or self.lp_flag)
+        self._limit = NEVER
+        self._state = BUSY
+        self.rfd = 0
+        self.vis = self.vis[:5] + (0,) + self.vis[6:]
+        self._gen = self._plan(br, t0)
+        self._drive()
+
+    def _drive(self) -> None:
+        """Run the plan until it ends, pauses on the light pen, or passes the limit."""
+        assert self._gen is not None
+        try:
+            next(self._gen)
+        except StopIteration:
+            self._gen = None
+
+    def _cut(self, t: int) -> None:
+        """Replay the current word from its start up to time ``t`` (a CONO at ``t``):
+        afterwards the 340's state, the points and the events are those of time ``t``,
+        and ``self._gen`` (if not None) is suspended at the first step after ``t``."""
+        self._restore(self._snap)
+        self.points.truncate(self._mark)
+        self._events.clear()
+        self._resume_idx = 0
+        self._paused_at = NEVER
+        self._limit = t
+        br, t0 = self._half
+        self.rfd = 0
+        self._gen = self._plan(br, t0)
+        self._drive()
+        self.points.drop_after(t)
+        self._events.clear()  # those up to t were applied already; none later happened
+
+    def _end(self, t: int, state: int) -> None:
+        self._t_end = t
+        self._end_state = state
+        self._emit(t)
+
+    def _pen_near(self, x: int, y: int) -> bool:
+        pen = self.pen
+        if pen is None:
+            return False
+        dx, dy = pen[0] - x, pen[1] - y
+        return dx * dx + dy * dy <= 4
+
+    def _pause(self, t: int) -> Generator[str, None, int]:
+        """Stop at a light-pen hit until a resume; return the time work goes on.
+
+        ``_resume`` records each resume time in ``_resumes``; a replay (``_cut``) finds
+        them there and goes through the same pauses without stopping."""
+        self._paused_at = t
+        self._emit(t)
+        if self._resume_idx >= len(self._resumes):
+            yield _PAUSE
+        r = self._resumes[self._resume_idx]
+        self._resume_idx += 1
+        self._paused_at = NEVER
+        return r + COUNT_NS  # aap: a resume goes on to SEQ DLY after 1 us
+
+    _paused_at = NEVER
+
+    def _plan(self, br: int, t: int) -> Generator[str, None, None]:
+        """Work out one 18-bit word starting with DATA SYNC at time ``t``.
+
+        A generator so that a replay (``_cut``) can stop it at a given time and a
+        light-pen hit can pause it; normally it runs to the end in one step.
+        """
+        # DATA SYNC: clear BR, BRM, S and the edge flags; 2.8 us (2.5 Timing)
+        self.hef = self.vef = 0
+        t += SYNC_NS
+        if t > self._limit:
+            yield _LIMIT
+        # READ TO S: the light-pen flag rises from a find; load BR
+        if self.lp_find and self.lp_enable:
+            self.lp_flag = 1
+            self._lp_used = True
+        self.br = br
+        t += SETTLE_NS
+        if t > self._limit:
+            yield _LIMIT
+        mode = self.mode
+        # --- parameter mode (2.5 mode 0)
+        if mode == PARAMETER:
+            self._read_mode(br)
+            if br & 0o10:
+                self.intensity = br & 7
+            if br & 0o100:
+                self.scale = (br >> 4) & 3
+            if br & 0o2000:
+                self.stop = 1
+                self.stop_int = 1 if br & 0o1000 else 0
+                self._end(t, STOPPED)
+            else:
+                self.rfd = 1
+                self._end(t, IDLE)
+            return
+        # --- point mode (2.5 mode 1)
+        if mode == POINT:
+            while self.lp_flag:  # a light-pen flag holds the word until a resume
+                t = yield from self._pause(t)
+                t += SETTLE_NS
+            self._read_mode(br)
+            if br & 0o200000:
+                self.y = br & 0o1777
+                self._emit(t)
+                t += Y_LOAD_NS + (POSITION_NS if br & 0o2000 else 0)
+            else:
+                self.x = br & 0o1777
+                self._emit(t)
+                t += POSITION_NS
+            if br & 0o2000:
+                self._intensify(t)
+            t += SETTLE_NS
+            self.rfd = 1
+            self._end(t, IDLE)
+            return
+        # --- character mode (2.5 mode 3, the 342)
+        if mode == CHARACTER:
+            yield from self._characters(br, t)
+            return
+        # --- vector, vector continue, increment (2.5 modes 4, 5, 6)
+        if mode in (VECTOR, VECTOR_CONTINUE, INCREMENT):
+            yield from self._steps(br, t, mode)
+            return
+        # --- slave (2), subroutine (7): not on a basic 340; the sequencer waits forever
+        self._end(t, STOPPED)
+
+    def _read_mode(self, br: int) -> None:
+        """Next mode and light-pen enable from a parameter or point word (2.5)."""
+        self.mode = (br >> 13) & 7
+        if br & 0o10000:
+            self.lp_enable = 1 if br & 0o4000 else 0
+            self._lp_used = True
+
+    def _intensify(self, t: int) -> None:
+        self.points.append(self.x, self.y, self.intensity, t)
+        if self.lp_enable and self._pen_near(self.x, self.y):
+            self.lp_find = 1
+
+    def _steps(self, br: int, t: int, mode: int) -> Generator[str, None, None]:
+        """Vector, vector-continue and increment words: BRM counts / nibble steps."""
+        step = 1 << self.scale
+        intens = br & 0o200000
+        increment = mode == INCREMENT
+        cont = mode == VECTOR_CONTINUE
+        if increment:
+            n = 4
+            mx = my = 0
+            base = 0
+            sx = sy = step
+        else:
+            # 2.5 mode 4: 177400 = dY (sign 100000), 000377 = dX (sign 000200); BRM of
+            # 128 counts if either magnitude >= 64, else 64 counts (counting by 2)
+            mx = br & 0o177
+            my = (br >> 8) & 0o177
+            sx = -step if br & 0o200 else step
+            sy = -step if br & 0o100000 else step
+            n, base = (128, 6) if (mx >= 64 or my >= 64) else (64, 5)
+            if cont and mx == 0 and my == 0:
+                # counts forever without moving and never asks for data
+                self._end(t, STOPPED)
+                return
+        x, y = self.x, self.y
+        inten = self.intensity
+        px, py, pi, pt = self.points.x, self.points.y, self.points.i, self.points.t
+        pen = self.pen
+        # the light-pen logic can only act with a pen, or a find/flag left from before
+        watch = pen is not None or self.lp_find or self.lp_flag
+        limit = self._limit
+        i = 0
+        while True:
+            if t > limit:
+                self.x, self.y = x, y
+                yield _LIMIT
+                limit = self._limit
+            i += 1
+            last = i == n and not cont
+            dx = dy = 0
+            if increment:
+                nib = (br >> (16 - 4 * i)) & 0o17
+                h = nib & 0o14
+                dx = step if h == 0o10 else -step if h == 0o14 else 0
+                v = nib & 0o03
+                dy = step if v == 0o02 else -step if v == 0o03 else 0
+            elif i < n:
+                k = _TZ[i]
+                if (mx >> (base - k)) & 1:
+                    dx = sx
+                if (my >> (base - k)) & 1:
+                    dy = sy
+            else:
+                i = 0  # vector continue: the BRM wraps and keeps counting
+            if watch and self.lp_find and self.lp_enable:
+                self.lp_flag = 1
+            edge = False
+            if dx or dy:
+                x += dx
+                y += dy
+                if not 0 <= x < RASTER:
+                    self.hef = 1
+                    x &= 0o1777
+                    edge = True
+                if not 0 <= y < RASTER:
+                    self.vef = 1
+                    y &= 0o1777
+                    edge = True
+            if edge:
+                self.x, self.y = x, y
+                if last:
+                    # the last step of a word: the following data request clears the
+                    # flag before anyone sees it (2.5 Edges); the wrapped point is dark
+                    self.hef = self.vef = 0
+                elif cont:
+                    # vector continue: escape and ask for the next word; the flag is
+                    # cleared at once (2.5 Edges)
+                    self.hef = self.vef = 0
+                    self._escape()
+                    self.rfd = 1
+                    self._end(t + COUNT_NS, IDLE)
+                    return
+                else:
+                    # vector / increment: flag, escape to parameter mode and stop
+                    self._emit(t)
+                    self._escape()
+                    self._end(t + COUNT_NS, STOPPED)
+                    return
+            t += COUNT_NS
+            if watch and self.lp_flag and not last:
+                self.x, self.y = x, y
+                t = yield from self._pause(t)
+            if intens and (dx or dy) and not edge:
+                px.append(x)
+                py.append(y)
+                pi.append(inten)
+                pt.append(t)
+                if pen is not None and self.lp_enable and self._pen_near(x, y):
+                    self.lp_find = 1
+                    self._lp_used = True
+            t += SETTLE_NS
+            if last:
+                self.x, self.y = x, y
+                if br & 0o400000:
+                    self._escape()
+                self.rfd = 1
+                self._end(t, IDLE)
+                return
+
+    def _escape(self) -> None:
+        self.mode = PARAMETER
+        self.lp_find = 0
+
+    def _characters(self, br: int, t: int) -> Generator[str, None, None]:
+        """Character mode: three 6-bit codes through the 342 (2.5 mode 3)."""
+        step = 1 << self.scale
+        x, y = self.x, self.y
+        inten = self.intensity
+        px, py, pi, pt = self.points.x, self.points.y, self.points.i, self.points.t
+        pen = self.pen
+        watch = pen is not None or self.lp_find
+        limit = self._limit
+        for j in range(3):
+            if j:
+                t += SETTLE_NS
+            code = (br >> (12 - 6 * j)) & 0o77
+            for a, b, on in STEPS[code + 64 * self.shift]:
+                if b is None:  # a special operation
+                    if a == ESCAPE:
+                        self.x, self.y = x, y
+                        self._escape()
+                        self.rfd = 1
+                        self._end(t, IDLE)
+                        return
+                    if a == CR:
+                        x = 0
+                    elif a == SHIFT_IN:
+                        self.shift = 0
+                    elif a == SHIFT_OUT:
+                        self.shift = 1
+                    continue
+                if t > limit:
+                    self.x, self.y = x, y
+                    yield _LIMIT
+                    limit = self._limit
+                if watch and self.lp_find and self.lp_enable and not self.lp_flag:
+                    self.lp_flag = 1
+                    self.x, self.y = x, y
+                    self._emit(t)  # a light-pen hit interrupts; characters go on
+                x = (x + a * step) & 0o1777  # character mode wraps without a flag
+                y = (y + b * step) & 0o1777
+                t += COUNT_NS
+                if on:
+                    px.append(x)
+                    py.append(y)
+                    pi.append(inten)
+                    pt.append(t)
+                    if pen is not None and self.lp_enable and self._pen_near(x, y):
+                        self.lp_find = 1
+                        self._lp_used = True
+                t += SETTLE_NS
+        self.x, self.y = x, y
+        self.rfd = 1
+        self._end(t, IDLE)
+
+    # ------------------------------------------------------------------ host helpers
+    @property
+    def state_name(self) -> str:
+        """'idle', 'busy', 'paused' or 'stopped' (as of the latest event)."""
+        if self._state == BUSY and self._gen is not None and self._paused_at != NEVER:
+            return "paused"
+        return ("idle", "busy", "stopped")[self._state]
+
+    def finish(self) -> None:
+        """Tell every renderer attached by :func:`attach_display` that the run is over
+        (writes the final PNG and the GIF)."""
+        for listener in self.listeners:
+            close = getattr(listener, "close", None)
+            if close is not None:
+                close(self)
+
+
+def attach_display(
+    machine: Machine,
+    png: str | None = None,
+    gif: str | None = None,
+    live: bool = False,
+    **options: Any,
+) -> Display340:
+    """Put a 340 on ``machine`` (device 130) with the requested outputs.
+
+    ``png``: write the screen as it looks at the end of the run (``display.finish()``,
+    also called at interpreter exit).  ``gif``: an animated GIF of the run, one frame
+    per ``frame_ms`` of emulated time (default 1000/30).  ``live``: a window updated as
+    the machine runs, when tkinter and a display are available (otherwise a warning and
+    no window).  Other keyword options go to :class:`pdp6.render.ScreenRecorder`.
+    """
+    from ..render import ScreenRecorder
+
+    keep = None if not (gif or live) else 4_000_000_000
+    display = Display340(keep_ns=keep)
+    machine.attach(display)
+    if png or gif or live:
+        recorder = ScreenRecorder(png=png, gif=gif, live=live, **options)
+        display.listeners.append(recorder)
+        recorder.register_exit(display)
+    return display
