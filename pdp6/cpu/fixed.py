@@ -27,7 +27,10 @@ from .arith import (
     sub_flags,
 )
 from .state import (
+    APR_CLKFLAG,
     APR_PDLOV,
+    CLOCK_NEXT,
+    CLOCK_PERIOD,
     EA_LH,
     F_FPD,
     F_OV,
@@ -203,6 +206,10 @@ def exec_blt(mem, st, ac: int, e: int, npc: int, pc: int) -> int:
             # copies exactly one word.
             return npc
         ptr = (ptr + ONE_ONE) & M36
+        while st[TIME] >= st[CLOCK_NEXT]:
+            # The 60 Hz clock keeps ticking during a long copy and can stop it.
+            st[APR_CLKFLAG] = 1
+            st[CLOCK_NEXT] += st[CLOCK_PERIOD]
         pi_latch(st)
         if pi_takeable(st):
             mem[ac] = ptr

@@ -95,8 +95,9 @@ def apr_cono(st, ioq, v: int) -> None:
     if v & 0o400000:
         st[APR_PDLOV] = 0
     if v & 0o200000:
+        # I/O reset clears USER IOT and the devices; not the illegal-op flag (SIMH
+        # clears that too, aap does not: reference 2.1).
         st[FLAGS] &= ~F_UIOT
-        st[APR_ILLOP] = 0
         queue_io(st, ioq, 0, CONO, v)  # I/O reset: the host resets its devices
     if v & 0o100000:
         # aap: bit 20 clears USER IOT, bit 21 sets it (the schematics say the reverse).
