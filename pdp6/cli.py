@@ -1,11 +1,24 @@
-"""The ``pdp6`` command."""
+"""The ``pdp6`` command: run, console, debug, disasm, bench."""
 
 from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
+from pathlib import Path
+from typing import Any
 
 import click
 
 from . import jit as jitmod
 from .cpu import engines
+
+EXIT_TIME_LIMIT = 3
+EXIT_INTERRUPTED = 130
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -15,8 +28,16 @@ def main() -> None:
 
     \b
     Examples:
-      pdp6 bench                 time the instruction mix on every engine
-      pdp6 bench --engine python time only the plain-Python engine
+      pdp6 run echo.bin            run a program, the teletype on this terminal
+      echo HELLO | pdp6 run echo.bin
+                                   type HELLO to it, print what it types back
+      pdp6 console echo.bin        examine, deposit, break, step, go (SIMH-like)
+      pdp6 debug echo.mid          assemble with midas and debug at source level
+      pdp6 disasm echo.bin         list a binary's words with symbols
+      pdp6 bench                   time the instruction mix on every engine
+
+    Each command has its own --help.  docs/console.md and docs/debugging.md walk
+    through a session.
     """
 
 
@@ -60,6 +81,362 @@ def bench(engine: str, rounds: int | None) -> None:
             f"{name:<10} {r.ips:>14,.0f} {r.speed_ratio:>19.1f} {r.first_call_s:>10.2f}s{how}"
         )
     click.echo("(a real PDP-6 ran about 200,000 instructions a second)")
+
+
+
+# --- shared by run, console and debug --------------------------------------------------
+def _baud(value: str) -> int | None:
+    if value.lower() == "fast":
+        return None
+    if value.isdigit() and int(value) > 0:
+        return int(value)
+    raise click.BadParameter(f"{value!r}: a line speed such as 110, or 'fast'", param_hint="--baud")
+
+
+def machine_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """The options every command that builds a machine takes."""
+    options = [
+        click.option("--baud", default="110", show_default=True, metavar="BAUD|fast",
+                     help="Teletype line speed in emulated time (110 = 10 characters a "
+                     "second); 'fast' sends a character in 10 us."),
+        click.option("--pace", is_flag=True,
+                     help="Print teletype output at the real speed of a Model 35 on the host."),
+        click.option("--lowercase", is_flag=True,
+                     help="Pass lower-case keys through (a Model 35 types only upper case)."),
+        click.option("--engine", type=click.Choice(["compiled", "python"]), default=None,
+                     help="Execute loop (default: compiled when numba is there)."),
+    ]  # fmt: skip
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def _debugger(host: Any, baud: str, engine: str | None, grace_s: float = 2.0) -> Any:
+    from .debugger import Debugger
+    from .machine import Machine
+
+    if engine is not None and engine not in engines.ENGINES:
+        raise click.UsageError(f"the {engine} engine is not available here")
+    return Debugger(Machine(engine=engine), host, baud=_baud(baud), grace_us=grace_s * 1e6)
+
+
+def _pace_cps(pace: bool, baud: str) -> float | None:
+    speed = _baud(baud)
+    return speed / 11 if pace and speed else None
+
+
+def _host(interactive: bool, pace: bool, baud: str, lowercase: bool, read_stdin: bool) -> Any:
+    """The teletype's far side: this terminal (raw keyboard) or the standard streams."""
+    from .terminal import StreamHost, TerminalHost
+
+    cps = _pace_cps(pace, baud)
+    if interactive:
+        return TerminalHost(0, sys.stdout.buffer, upcase=not lowercase, pace_cps=cps)
+    return StreamHost(
+        sys.stdout.buffer, 0 if read_stdin else None, upcase=not lowercase, pace_cps=cps
+    )
+
+
+def _attach_display(machine: Any, live: bool, png: Path | None, gif: Path | None) -> Any:
+    """Put the Type 340 on the machine: a live window and/or picture files."""
+    try:
+        from .devices.display340 import attach_display
+    except ImportError:
+        raise click.ClickException("display support not installed yet") from None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        screen = attach_display(
+            machine, png=str(png) if png else None, gif=str(gif) if gif else None, live=live
+        )
+    for warning in caught:
+        click.echo(f"pdp6: {warning.message}", err=True)
+    return screen
+
+
+# --- pdp6 run --------------------------------------------------------------------------
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@machine_options
+@click.option("--display", is_flag=True, help="Show the Type 340 display in a window.")
+@click.option("--display-png", type=click.Path(dir_okay=False, path_type=Path),
+              help="Attach the 340 and save its screen at the end of the run as this PNG.")
+@click.option("--display-gif", type=click.Path(dir_okay=False, path_type=Path),
+              help="Attach the 340 and save the run as this animated GIF.")
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Stop after this much emulated PDP-6 time (exit status 3).")
+@click.option("--trace", "trace_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write one line per instruction to this file: PC, instruction, results, "
+              "flags (single-steps: about a thousand times slower).")
+@click.option("--grace", default=2.0, show_default=True, type=click.FloatRange(min=0),
+              metavar="SECONDS", help="With standard input not a terminal: after the input "
+              "ends, stop once the program has waited this long (emulated) for more.")
+@click.option("--boot", is_flag=True, help="Read FILE in through the paper tape reader and "
+              "the RIM loader at 20, as an operator would, instead of loading it directly.")
+@click.option("--ptr", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Mount this tape on the paper tape reader.")
+@click.option("--ptp", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write what the program punches to this file.")
+@click.option("-v", "--verbose", is_flag=True, help="Say why and where the run ended.")
+def run(
+    file: Path, baud: str, pace: bool, lowercase: bool, engine: str | None, display: bool,
+    display_png: Path | None, display_gif: Path | None, max_seconds: float | None,
+    trace_path: Path | None, grace: float, boot: bool, ptr: Path | None, ptp: Path | None,
+    verbose: bool,
+) -> None:  # fmt: skip
+    """Load FILE (SBLK or RIM, as midas writes) and run it with the teletype here.
+
+    On a terminal, keys go to the program one at a time (lower case is typed as upper
+    case, as on a Model 35) and Ctrl-C stops the run.  When standard input is not a
+    terminal, it is typed into the teletype and the teletype's output goes to standard
+    output; the run ends when the program halts or waits for input that will never
+    come.  Exit status: 0 halted or input done, 1 error, 3 --max-seconds reached,
+    130 stopped by Ctrl-C.
+
+    \b
+    Examples:
+      pdp6 run echo.bin
+      echo HELLO | pdp6 run echo.bin
+      pdp6 run echo.bin --pace                   print at 10 characters a second
+      pdp6 run echo.bin --trace echo.trace --max-seconds 1 < /dev/null
+      pdp6 run echo.rim --boot                   read in through the RIM loader
+    """
+    from .debugger import DebugError
+    from .readin import toggle_rim_loader
+    from .runner import Runner
+    from .trace import TraceHook
+
+    interactive = sys.stdin.isatty()
+    host = _host(interactive, pace, baud, lowercase, read_stdin=True)
+    dbg = _debugger(host, baud, engine, grace)
+    try:
+        if boot:
+            dbg.attach_tape("ptr", file)
+            toggle_rim_loader(dbg.m)
+        else:
+            image = dbg.load(file)
+            if image.start is None:
+                raise DebugError(f"{file}: no start address (END with an address sets one)")
+        if ptr is not None:
+            dbg.attach_tape("ptr", ptr)
+        if ptp is not None:
+            dbg.attach_tape("ptp", ptp)
+    except DebugError as exc:
+        raise click.ClickException(str(exc)) from None
+    screen = None
+    if display or display_png or display_gif:
+        screen = _attach_display(dbg.m, display, display_png, display_gif)
+    with _trace_file(trace_path) as trace_out:
+        hook = TraceHook(dbg.m, trace_out, dbg.table) if trace_out else None
+        runner = Runner(dbg.m, dbg.tty, stop=dbg.stop_flag, grace_us=grace * 1e6, hook=hook)
+        until = None if max_seconds is None else dbg.m.elapsed_us + max_seconds * 1e6
+        with host.raw() if interactive else nullcontext():
+            outcome = runner.run(until_us=until)
+    if screen is not None:
+        screen.finish()
+    host.finish_output()
+    if host.line_open and (verbose or outcome.reason not in ("halt", "end of input")):
+        click.echo("", err=interactive)
+    if ptp is not None:
+        dbg.detach("ptp")
+    status = {"time limit": EXIT_TIME_LIMIT, "interrupted": EXIT_INTERRUPTED, "stuck": 1}.get(
+        outcome.reason, 0
+    )
+    if verbose or status:
+        seconds = dbg.m.elapsed_us / 1e6
+        click.echo(
+            f"pdp6: {dbg.stop_text(outcome).splitlines()[0]} after {outcome.instructions} "
+            f"instructions, {seconds:.3f} s emulated",
+            err=True,
+        )
+    sys.exit(status)
+
+
+@contextmanager
+def _trace_file(path: Path | None) -> Iterator[Any]:
+    if path is None:
+        yield None
+        return
+    try:
+        out = path.open("w", encoding="ascii")
+    except OSError as exc:
+        raise click.ClickException(f"cannot write trace {path}: {exc.strerror}") from None
+    with out:
+        yield out
+
+
+# --- pdp6 console and pdp6 debug -----------------------------------------------------------
+def _console_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    options = [
+        click.option("-x", "--script", "scripts", multiple=True,
+                     type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                     help="Run the console commands in this file first (repeatable)."),
+        click.option("-c", "--command", "commands", multiple=True, metavar="COMMAND",
+                     help="Run this console command first (repeatable)."),
+    ]  # fmt: skip
+    for option in reversed(options):
+        func = option(func)
+    return machine_options(func)
+
+
+def _session(
+    setup: Callable[[Any], None], scripts: tuple[Path, ...], commands: tuple[str, ...],
+    baud: str, pace: bool, lowercase: bool, engine: str | None, prompt: str,
+) -> None:  # fmt: skip
+    """Build the machine, run ``setup``, the scripts and commands, then the prompt (on a
+    terminal) or the commands on standard input."""
+    from .console import Console, enable_line_editing
+    from .debugger import DebugError
+
+    interactive = sys.stdin.isatty()
+    host = _host(interactive, pace, baud, lowercase, read_stdin=False)
+    dbg = _debugger(host, baud, engine)
+    console = Console(dbg, sys.stdout, terminal=host if interactive else None, prompt=prompt)
+    try:
+        setup(console)
+    except DebugError as exc:
+        raise click.ClickException(str(exc)) from None
+    going = True
+    for path in scripts:
+        going = going and console.execute(f"do {path}")
+    if going:
+        going = console.run_lines(commands, echo=True)
+    if going:
+        if interactive:
+            enable_line_editing()
+            console.interact(input)
+        else:
+            console.run_lines(_stdin_lines(), echo=True)
+    console.finish()
+
+
+def _stdin_lines() -> Iterator[str]:
+    yield from sys.stdin
+
+
+@main.command()
+@click.argument("file", required=False,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@_console_options
+def console(
+    file: Path | None, scripts: tuple[Path, ...], commands: tuple[str, ...], baud: str,
+    pace: bool, lowercase: bool, engine: str | None,
+) -> None:  # fmt: skip
+    """The programmer's console: examine, deposit, break, step, go, attach, boot, save.
+
+    FILE (optional) is a binary to load first.  On a terminal the console prompts
+    (help lists the commands); otherwise it reads commands from standard input.
+    While the machine runs the keyboard is the teletype's, and Ctrl-C stops it.
+
+    \b
+    Examples:
+      pdp6 console echo.bin
+      pdp6 console -c "attach ptr echo.rim" -c boot
+      pdp6 console echo.bin < commands.txt
+      pdp6 console -x setup.cmd
+    """
+
+    def setup(con: Any) -> None:
+        if file is not None:
+            con.cmd_load(str(file))
+
+    _session(setup, scripts, commands, baud, pace, lowercase, engine, "pdp6> ")
+
+
+@main.command()
+@click.argument("source", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@_console_options
+@click.option("--midas-arg", "midas_args", multiple=True, metavar="ARG",
+              help="Pass this argument to midas (repeatable), e.g. --midas-arg=--old.")
+def debug(
+    source: Path, scripts: tuple[Path, ...], commands: tuple[str, ...], baud: str,
+    pace: bool, lowercase: bool, engine: str | None, midas_args: tuple[str, ...],
+) -> None:  # fmt: skip
+    """Assemble SOURCE with midas and debug it at source level.
+
+    Breakpoints go on labels or FILE:LINE; step, next (over calls) and finish run the
+    program; list shows the source around the PC, where the calls on the stack.  All
+    console commands work too (help lists them).
+
+    \b
+    Examples:
+      pdp6 debug echo.mid
+      pdp6 debug echo.mid -c "break TYO" -c go
+    """
+    with tempfile.TemporaryDirectory(prefix="pdp6-debug-") as tmp:
+        binary = Path(tmp) / (source.stem + ".bin")
+        _assemble(source, binary, midas_args)
+
+        def setup(con: Any) -> None:
+            con.dbg.load(binary)
+            start = con.dbg.m.pc
+            con.say(f"{source}: assembled and loaded; PC at {con.dbg.name(start)}. "
+                    "Type help for commands.")
+            line = con.dbg.source_line(start)
+            if line:
+                con.say(line)
+
+        _session(setup, scripts, commands, baud, pace, lowercase, engine, "debug> ")
+
+
+def _assemble(source: Path, binary: Path, midas_args: tuple[str, ...]) -> None:
+    """Run the midas command (a separate program: pdp6 does not import the assembler)."""
+    argv = [sys.executable, "-m", "midas", str(source.resolve()), "-o", str(binary),
+            "--map", str(binary.with_suffix(".map")), *midas_args]  # fmt: skip
+    env = dict(os.environ)
+    here = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = here + os.pathsep + env.get("PYTHONPATH", "")
+    done = subprocess.run(argv, capture_output=True, text=True, env=env)
+    if done.stderr:
+        click.echo(done.stderr.rstrip(), err=True)
+    if done.returncode != 0:
+        raise click.ClickException(f"midas could not assemble {source}")
+
+
+# --- pdp6 disasm --------------------------------------------------------------------------
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--map", "map_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Line map to take symbols and source lines from (default: FILE.map "
+              "if it is there).")
+@click.option("--no-symbols", is_flag=True, help="Numbers only, no symbolic addresses.")
+def disasm(file: Path, map_path: Path | None, no_symbols: bool) -> None:
+    """List the words a binary (SBLK or RIM) loads: address, label, word, instruction.
+
+    \b
+    Examples:
+      pdp6 disasm echo.bin
+      pdp6 disasm echo.rim --no-symbols
+    """
+    from .debugger import DebugError, halves, typeout
+    from .disasm import SymbolTable
+    from .loader import LoaderError, load_file, read_line_map
+
+    try:
+        image = load_file(file)
+        symbols = dict(image.symbols)
+        default_map = file.with_suffix(".map")
+        if map_path is not None or default_map.exists():
+            symbols.update(read_line_map(map_path or default_map).symbols)
+    except (LoaderError, DebugError) as exc:
+        raise click.ClickException(str(exc)) from None
+    table = SymbolTable({} if no_symbols else symbols)
+    labels: dict[int, list[str]] = {}
+    if not no_symbols:
+        for name, value in symbols.items():
+            labels.setdefault(value, []).append(name)
+    previous = None
+    for addr in sorted(image.words):
+        if previous is not None and addr != previous + 1:
+            click.echo("")
+        previous = addr
+        word = image.words[addr]
+        label = next(
+            (n for n in sorted(labels.get(addr, [])) if table.symbolic(addr) == n), ""
+        )
+        click.echo(f"{addr:06o}  {label + ':' if label else '':<8} {halves(word)}  "
+                   f"{typeout(word, table)}")
+    if image.start is not None:
+        click.echo(f"\nstart {table.symbolic(image.start) or ''} ({image.start:06o})")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from .cpu import access
 from .cpu import state as S
 from .isa import (
@@ -54,8 +56,6 @@ RH = 0o777777
 MAX_INDIRECT = 64  # longer @ chains are not followed (the processor would, slowly)
 _BOOLE_IGNORES_E = {0, 5, 10, 15}  # SETZ, SETA, SETCA, SETO
 _BOOLE_IGNORES_AC = {0, 3, 12, 15}  # SETZ, SETM, SETCM, SETO
-_pi_latch = getattr(access.pi_latch, "py_func", access.pi_latch)
-_pi_takeable = getattr(access.pi_takeable, "py_func", access.pi_takeable)
 
 
 @dataclass
@@ -120,12 +120,12 @@ class _Refs:
 
 def _interrupt_due(m: Machine) -> int:
     """The channel bit the processor will take before the next instruction, or 0."""
-    st = [int(x) for x in m._st]
+    st = np.array(m._st, dtype=np.int64)  # a copy: the processor latches for itself
     if st[S.TIME] >= st[S.CLOCK_NEXT]:
         st[S.APR_CLKFLAG] = 1
     if st[S.PI_ON] or st[S.PIR]:
-        _pi_latch(st)
-        return int(_pi_takeable(st))
+        access.pi_latch(st)
+        return int(access.pi_takeable(st))
     return 0
 
 

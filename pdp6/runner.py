@@ -49,7 +49,8 @@ class StepHook(Protocol):
 @dataclass(frozen=True)
 class Outcome:
     """Why a run ended: 'halt', 'breakpoint', 'watch', 'end of input', 'time limit',
-    'instruction limit' or 'interrupted'; ``message`` gives details for 'watch'."""
+    'instruction limit', 'interrupted' or 'stuck' (see :func:`endless_trap`);
+    ``message`` gives the details for 'watch' and 'stuck'."""
 
     reason: str
     pc: int
@@ -148,6 +149,9 @@ class Runner:
         sample_interval = 0.0
         next_sample = 0.0
         last_wall = time.monotonic()
+        stuck = endless_trap(m)
+        if stuck:
+            return Outcome("stuck", m.pc, 0, stuck)
         self.stop.clear()
         self._first = True  # a breakpoint does not stop the first instruction of a run
         with self.stop.catching_signals():
@@ -246,6 +250,27 @@ class Runner:
             if m.step().reason == "halt":
                 return Outcome("halt", m.pc, 0)
         return pcs
+
+
+def endless_trap(m: Machine) -> str | None:
+    """Why the next instruction would never finish, or None.
+
+    The execute loop follows UUO traps and XCT chains inside one instruction and cannot
+    be stopped there (see the report on ``pdp6.cpu``): a UUO whose trap instruction in
+    41 is itself a UUO (zeroed core, typically), or an ``XCT`` of itself.  Refusing to
+    start is better than a machine that no Ctrl-C can stop.
+    """
+    word = m.memory[m.pc]
+    op = word >> 27
+    if op < 0o100 and m.memory[0o41] >> 27 < 0o100:
+        return (
+            f"the instruction at {m.pc:06o} is a UUO ({word:012o}) and the trap "
+            f"instruction at 41 is one too ({m.memory[0o41]:012o}): it would trap forever; "
+            "put a JSR to a UUO handler (or a HALT) in 41"
+        )
+    if op == 0o256 and not word & 0o37_000000 and word & 0o777777 == m.pc:
+        return f"XCT {m.pc:o} at {m.pc:06o} executes itself forever"
+    return None
 
 
 def _loop_signature(pcs: list[int]) -> frozenset[int] | None:

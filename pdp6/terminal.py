@@ -44,7 +44,9 @@ def model35_key(code: int, upcase: bool = True) -> int:
 
 class StreamHost(TeletypeHost):
     """Keys from ``input_fd`` (read as they arrive) and from :meth:`type`; printing to
-    ``output``.  ``text`` output writes CR LF as a newline; otherwise bytes go as they are."""
+    ``output``.  ``text`` output writes CR LF as a newline; otherwise bytes go as they are.
+    ``pace_cps`` (characters a second, 10 for a Model 35) makes printing take as long on
+    the host as on a real teletype."""
 
     def __init__(
         self,
@@ -53,8 +55,11 @@ class StreamHost(TeletypeHost):
         *,
         upcase: bool = True,
         text: bool = True,
+        pace_cps: float | None = None,
     ) -> None:
         self.output = output
+        self.pace_cps = pace_cps
+        self._next_print = 0.0
         self.input_fd = input_fd
         self.upcase = upcase
         self.text = text
@@ -63,6 +68,7 @@ class StreamHost(TeletypeHost):
         self.stop_requested = False
         self._held_cr = False
         self._next_poll = 0.0
+        self.line_open = False  # something was printed since the last newline
 
     # --- keyboard --------------------------------------------------------------------
     def type(self, text: str | bytes) -> None:
@@ -113,6 +119,11 @@ class StreamHost(TeletypeHost):
 
     # --- printer ---------------------------------------------------------------------
     def print_char(self, code: int) -> None:
+        if self.pace_cps:
+            now = time.monotonic()
+            if now < self._next_print:
+                time.sleep(self._next_print - now)
+            self._next_print = max(now, self._next_print) + 1.0 / self.pace_cps
         code &= 0o177
         if code in (NUL, RUBOUT):
             return
@@ -129,6 +140,7 @@ class StreamHost(TeletypeHost):
     def _write(self, data: bytes) -> None:
         self.output.write(data)
         self.output.flush()
+        self.line_open = data[-1:] not in (b"\n", b"")
 
     def finish_output(self) -> None:
         """Write a carriage return still held back (a CR at the very end of output)."""
@@ -140,17 +152,14 @@ class StreamHost(TeletypeHost):
 class TerminalHost(StreamHost):
     """The interactive adapter for a terminal on ``fd`` (see the module docstring).
 
-    ``pace_cps`` (characters a second, e.g. 10 for 110 baud) makes printing take as
-    long on the host as on a real Model 35.  Use :meth:`raw` around running the
-    machine: keys reach the program one at a time, and the terminal is restored after.
+    Use :meth:`raw` around running the machine: keys reach the program one at a time,
+    and the terminal is restored after.
     """
 
     def __init__(
         self, fd: int, output: BinaryIO, *, upcase: bool = True, pace_cps: float | None = None
     ) -> None:
-        super().__init__(output, fd, upcase=upcase, text=False)
-        self.pace_cps = pace_cps
-        self._next_print = 0.0
+        super().__init__(output, fd, upcase=upcase, text=False, pace_cps=pace_cps)
 
     def at_end(self) -> bool:
         """A person may always type more."""
@@ -165,14 +174,6 @@ class TerminalHost(StreamHost):
                 self.stop_requested = True
             else:
                 self.keys.append(model35_key(b, self.upcase))
-
-    def print_char(self, code: int) -> None:
-        if self.pace_cps:
-            now = time.monotonic()
-            if now < self._next_print:
-                time.sleep(self._next_print - now)
-            self._next_print = max(now, self._next_print) + 1.0 / self.pace_cps
-        super().print_char(code)
 
     @contextlib.contextmanager
     def raw(self) -> Iterator[None]:

@@ -16,6 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..iobus import NEVER, Device
+from ..loader import LoaderError, read_words
+from ..wordfile import WordFileError, decode_words
 
 READER_FRAME_NS = 2_500_000  # 400 frames a second
 PUNCH_FRAME_NS = 15_797_788  # 63.3 frames a second
@@ -166,3 +168,15 @@ def words_to_frames(words: list[int]) -> bytes:
         for shift in (30, 24, 18, 12, 6, 0):
             out.append(0o200 | ((w >> shift) & 0o77))
     return bytes(out)
+
+
+def tape_frames(data: bytes) -> bytes:
+    """The frames of a tape held in a host file.  A ``bin`` word file that loads as RIM or
+    SBLK (what ``midas`` writes) is punched as binary frames, six per word, so that the
+    read-in loader can read it; any other file is taken to be frames already."""
+    try:
+        words = decode_words(data)
+        read_words(words)
+    except (LoaderError, WordFileError, IndexError):
+        return data
+    return words_to_frames(words)

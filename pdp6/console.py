@@ -1,0 +1,498 @@
+"""The programmer's console: a command interpreter over a :class:`pdp6.debugger.Debugger`.
+
+``pdp6 console`` and ``pdp6 debug`` read commands from a terminal (with line editing),
+from standard input, from ``-c``/``-x`` options or from ``do FILE`` scripts.  Commands
+look like SIMH's (``examine``, ``deposit``, ``go``, ``break``, ``attach``, ``boot``,
+``save``/``restore``, ``do``) with gdb's for source-level work (``step``, ``next``,
+``finish``, ``list``, ``where``, ``watch``), and values are typed DDT-style
+(``d LOOP+3 MOVE 1,@BAR(2)``).  A command that cannot be done prints one line saying why
+and the prompt comes back; nothing a person types produces a traceback.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import textwrap
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from .debugger import DebugError, Debugger, StopReport, flag_names, halves
+from .snapshot import SnapshotError, read_snapshot, restore, save, unsaved_devices
+from .terminal import StreamHost, TerminalHost
+from .typein import TypeinError, parse_word
+
+MAX_RANGE = 1000  # words one examine may print
+REGISTERS = ("pc", "flags", "switches")
+
+
+class CommandError(ValueError):
+    """A command that cannot be carried out; shown as ``COMMAND: message``."""
+
+
+@dataclass(frozen=True)
+class Command:
+    names: tuple[str, ...]
+    usage: str
+    summary: str
+    detail: str = ""
+    examples: tuple[str, ...] = ()
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command(("examine", "e"), "examine LOC...", "show words, octal and symbolic",
+            "LOC is an address or symbol expression, FILE:LINE, a range A:B, A/COUNT "
+            "(octal count) or A-B (octal numbers), or pc, flags, switches",
+            ("e 100", "e LOOP+3", "e GO:GO+5", "e 100/10", "e pc flags")),
+    Command(("deposit", "d"), "deposit LOC VALUE", "store a word",
+            "VALUE is octal, a symbol expression, L,,R halves or an instruction; LOC may be "
+            "a range (every word gets VALUE), pc, flags or switches",
+            ("d 100 MOVEI 1,5", "d 1 -1", "d 200:210 0", "d pc GO", "d 5 1,,2")),
+    Command(("step", "s"), "step [N]", "execute N instructions (default 1), into calls",
+            examples=("step", "step 10")),
+    Command(("next", "n"), "next [N]", "step, but over calls",
+            "a PUSHJ, JSR, JSP or JSA call or a UUO runs until it returns to the next "
+            "instruction or skips it", ("next", "next 3")),
+    Command(("finish", "fin"), "finish", "run until the current PUSHJ subroutine returns"),
+    Command(("go", "g"), "go [LOC]", "run from LOC (default: the PC)",
+            "Ctrl-C stops the machine and returns to the prompt", ("go", "go GO")),
+    Command(("continue", "c", "cont"), "continue", "run from the PC"),
+    Command(("break", "b"), "break [read|write] LOC", "set a breakpoint (no LOC: list them)",
+            "an execute breakpoint stops before the instruction at LOC runs (full speed); "
+            "read and write breakpoints stop after an instruction reads or writes LOC "
+            "(the machine is single-stepped, about a thousand times slower)",
+            ("break TYO", "break echo.mid:20", "break write COUNT")),
+    Command(("watch", "w"), "watch LOC", "stop when the word at LOC changes",
+            examples=("watch COUNT",)),
+    Command(("delete", "nobreak"), "delete LOC|all", "remove breakpoints and watches",
+            examples=("delete TYO", "delete all")),
+    Command(("list", "l"), "list [LOC]", "show the source around LOC (default: the PC)"),
+    Command(("where", "bt", "backtrace"), "where", "where the PC is and the calls that led there",
+            "calls are found from the PUSHJ return addresses on the stack"),
+    Command(("stack",), "stack [N]", "the top N words of the stack (default 8)"),
+    Command(("registers", "regs"), "registers", "PC, flags, accumulators, APR, PI, time"),
+    Command(("show",), "show WHAT", "show registers, devices, breaks, symbols [PREFIX], stack",
+            examples=("show devices", "show symbols T")),
+    Command(("attach", "at"), "attach ptr|ptp FILE", "mount a tape or a punch file",
+            "a midas binary (RIM or SBLK) on the reader is read as binary frames; any other "
+            "file is taken as frames; the punch file is written at detach or quit",
+            ("attach ptr echo.rim", "attach ptp out.tape")),
+    Command(("detach", "det"), "detach ptr|ptp", "remove a tape; the punch writes its file"),
+    Command(("load",), "load FILE [MAP]", "load an SBLK or RIM binary with its symbols",
+            "FILE.map (the line map midas writes) is read if it is there",
+            ("load echo.bin",)),
+    Command(("boot",), "boot [FILE]", "read in a paper tape",
+            "toggles the RIM loader in at 20 and starts it on the tape in the reader "
+            "(FILE is attached first if given)", ("boot echo.rim",)),
+    Command(("save",), "save FILE", "save the whole machine state"),
+    Command(("restore",), "restore FILE", "restore a saved machine state"),
+    Command(("do",), "do FILE", "run the commands in FILE"),
+    Command(("type",), "type TEXT", "queue keys for the teletype",
+            'type TEXT sends TEXT and RETURN; type "TEXT" sends it as it is, with \\r for '
+            'RETURN, \\n, \\t, \\\\ and \\"', ("type P-K4", 'type "Y\\r"')),
+    Command(("set",), "set WHAT VALUE", "set tty BAUD|fast, stack AC, switches VALUE",
+            examples=("set tty fast", "set stack 16", "set switches 1,,0")),
+    Command(("reset",), "reset", "I/O reset: clear devices, PI and APR flags"),
+    Command(("help", "h", "?"), "help [COMMAND]", "list the commands, or explain one"),
+    Command(("quit", "q", "exit"), "quit", "leave (the punch file is written)"),
+)  # fmt: skip
+_BY_NAME = {name: cmd for cmd in COMMANDS for name in cmd.names}
+
+
+class Console:
+    """Reads commands and carries them out on ``dbg``; ``terminal`` (when the console is a
+    real terminal) gets the keyboard and raw mode while the machine runs."""
+
+    def __init__(
+        self,
+        dbg: Debugger,
+        out: TextIO,
+        *,
+        terminal: TerminalHost | None = None,
+        prompt: str = "pdp6> ",
+    ) -> None:
+        self.dbg = dbg
+        self.out = out
+        self.terminal = terminal
+        self.prompt = prompt
+        self.depth = 0  # nesting of do scripts
+        self.handlers: dict[str, Callable[[str], bool | None]] = {
+            cmd.names[0]: getattr(self, "cmd_" + cmd.names[0]) for cmd in COMMANDS
+        }
+
+    # --- input ------------------------------------------------------------------------
+    def say(self, text: str) -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def execute(self, line: str) -> bool:
+        """Carry out one command line; False when the console should end."""
+        line = line.strip()
+        if not line or line.startswith(("#", ";")):
+            return True
+        word, _, rest = line.partition(" ")
+        cmd = _BY_NAME.get(word.lower())
+        if cmd is None:
+            self.say(f"?unknown command {word!r} (type help for the list)")
+            return True
+        try:
+            return self.handlers[cmd.names[0]](rest.strip()) is not False
+        except (CommandError, DebugError, TypeinError, SnapshotError) as exc:
+            self.say(f"?{cmd.names[0]}: {exc}")
+        except (ValueError, IndexError, TypeError) as exc:  # the machine refused a value
+            self.say(f"?{cmd.names[0]}: {exc}")
+        return True
+
+    def run_lines(self, lines: Iterable[str], echo: bool) -> bool:
+        """Commands from a script; False if one of them was quit."""
+        for line in lines:
+            if echo and line.strip():
+                self.say(f"{self.prompt}{line.rstrip()}")
+            if not self.execute(line):
+                return False
+        return True
+
+    def interact(self, read: Callable[[str], str]) -> None:
+        """The prompt loop: ``read(prompt)`` returns a line, raises EOFError at the end."""
+        while True:
+            try:
+                line = read(self.prompt)
+            except EOFError:
+                self.say("")
+                return
+            except KeyboardInterrupt:
+                self.say("^C")
+                continue
+            if not self.execute(line):
+                return
+
+    def finish(self) -> None:
+        """Leaving: write the punch file, if one is attached."""
+        if "ptp" in self.dbg.tape_files:
+            self.say(self.dbg.detach("ptp"))
+
+    # --- running ----------------------------------------------------------------------
+    def _run(self, action: Callable[[], StopReport]) -> StopReport:
+        """Run the machine with the keyboard on the teletype, then report the stop."""
+        self.out.flush()
+        if self.terminal is not None:
+            with self.terminal.raw():
+                report = action()
+        else:
+            report = action()
+        host = self.dbg.host
+        if isinstance(host, StreamHost):
+            host.finish_output()
+            if host.line_open:
+                self.say("")
+                host.line_open = False
+        self.say(report.text)
+        return report
+
+    def _count(self, arg: str, what: str) -> int:
+        if not arg:
+            return 1
+        try:
+            n = int(arg, 10)
+        except ValueError:
+            raise CommandError(f"{what} wants a decimal count, not {arg!r}") from None
+        if n < 1:
+            raise CommandError(f"{what} wants a count of at least 1")
+        return n
+
+    def _repeat(self, arg: str, what: str, action: Callable[[], StopReport]) -> None:
+        """``action`` up to N times, stopping early if the machine stops for a reason."""
+        for _ in range(self._count(arg, what)):
+            if self._run(action).outcome.reason != "step":
+                return
+
+    def cmd_step(self, arg: str) -> None:
+        self._repeat(arg, "step", self.dbg.step)
+
+    def cmd_next(self, arg: str) -> None:
+        self._repeat(arg, "next", self.dbg.next)
+
+    def cmd_finish(self, arg: str) -> None:
+        self._no_args(arg, "finish")
+        self._run(self.dbg.finish)
+
+    def cmd_go(self, arg: str) -> None:
+        addr = self.dbg.address(arg) if arg else None
+        self._run(lambda: self.dbg.go(addr))
+
+    def cmd_continue(self, arg: str) -> None:
+        self._no_args(arg, "continue")
+        self._run(self.dbg.resume)
+
+    def cmd_boot(self, arg: str) -> None:
+        if arg:
+            self.say(self.dbg.attach_tape("ptr", arg))
+        self._run(self.dbg.boot)
+
+    # --- examine and deposit -----------------------------------------------------------
+    def _locations(self, spec: str) -> list[int]:
+        """The addresses a LOC names: one address, A:B, A/COUNT or A-B (bare octal)."""
+        dbg = self.dbg
+        m = re.fullmatch(r"([0-7]+)-([0-7]+)", spec)
+        if m:
+            low, high = int(m.group(1), 8), int(m.group(2), 8)
+        elif "/" in spec:
+            start, _, count = spec.partition("/")
+            low = dbg.address(start)
+            try:
+                n = int(count, 8)
+            except ValueError:
+                raise CommandError(f"{spec}: the count after '/' must be octal") from None
+            high = low + n - 1
+        elif ":" in spec and not self._is_source_place(spec):
+            start, _, end = spec.partition(":")
+            low, high = dbg.address(start), dbg.address(end)
+        else:
+            return [dbg.address(spec)]
+        if high < low:
+            raise CommandError(f"{spec}: the range ends before it starts")
+        if high >= dbg.m.core_words:
+            raise CommandError(f"{spec}: the range runs past the end of core")
+        if high - low + 1 > MAX_RANGE:
+            raise CommandError(f"{spec}: {high - low + 1} words; at most {MAX_RANGE} at a time")
+        return list(range(low, high + 1))
+
+    def _is_source_place(self, spec: str) -> bool:
+        src = self.dbg.source
+        left = spec.rpartition(":")[0]
+        return src is not None and (left == "" or src.find_file(left) is not None)
+
+    def _register(self, name: str) -> str | None:
+        m = self.dbg.m
+        name = name.lower()
+        if name == "pc":
+            return f"PC/ {m.pc:06o}   {self.dbg.name(m.pc)}"
+        if name == "flags":
+            return f"FLAGS/ {m.flags:06o}   {flag_names(m.flags)}"
+        if name in ("switches", "sw"):
+            return f"SWITCHES/ {halves(m.apr.switches)}"
+        return None
+
+    def cmd_examine(self, arg: str) -> None:
+        if not arg:
+            raise CommandError("what? e.g. examine 100, examine LOOP:LOOP+5, examine pc")
+        for spec in arg.split():
+            register = self._register(spec)
+            if register is not None:
+                self.say(register)
+                continue
+            for addr in self._locations(spec):
+                self.say(self.dbg.examine(addr))
+
+    def cmd_deposit(self, arg: str) -> None:
+        spec, _, value = arg.partition(" ")
+        if not spec or not value.strip():
+            raise CommandError("usage: deposit LOC VALUE, e.g. deposit 100 MOVEI 1,5")
+        m, dbg = self.dbg.m, self.dbg
+        name = spec.lower()
+        if name in ("pc", "flags", "switches", "sw"):
+            word = parse_word(value, dbg.symbols, m.pc)
+            if name == "pc":
+                m.pc = word
+            elif name == "flags":
+                m.flags = word
+            else:
+                m.apr.switches = word
+            self.say(self._register(name) or "")
+            return
+        for addr in self._locations(spec):
+            dbg.deposit(addr, value)
+            self.say(dbg.examine(addr))
+
+    # --- breakpoints -------------------------------------------------------------------
+    def cmd_break(self, arg: str) -> None:
+        if not arg:
+            lines = self.dbg.break_list()
+            self.say("\n".join(lines) if lines else "no breakpoints")
+            return
+        kind, _, rest = arg.partition(" ")
+        if kind.lower() in ("read", "write") and rest.strip():
+            self.say(self.dbg.add_break(self.dbg.address(rest), kind.lower()))
+        else:
+            self.say(self.dbg.add_break(self.dbg.address(arg)))
+
+    def cmd_watch(self, arg: str) -> None:
+        if not arg:
+            raise CommandError("usage: watch LOC")
+        self.say(self.dbg.add_break(self.dbg.address(arg), "change"))
+
+    def cmd_delete(self, arg: str) -> None:
+        if not arg:
+            raise CommandError("usage: delete LOC, or delete all")
+        if arg.lower() == "all":
+            self.dbg.clear_breaks()
+            self.say("all breakpoints and watches removed")
+        else:
+            self.say(self.dbg.remove_break(self.dbg.address(arg)))
+
+    # --- source and state -------------------------------------------------------------
+    def cmd_list(self, arg: str) -> None:
+        addr = self.dbg.address(arg) if arg else None
+        self.say("\n".join(self.dbg.listing(addr)))
+
+    def cmd_where(self, arg: str) -> None:
+        self._no_args(arg, "where")
+        self.say("\n".join(self.dbg.backtrace()))
+
+    def cmd_stack(self, arg: str) -> None:
+        self.say("\n".join(self.dbg.stack(self._count(arg, "stack") if arg else 8)))
+
+    def cmd_registers(self, arg: str) -> None:
+        self._no_args(arg, "registers")
+        self.say("\n".join(self.dbg.registers()))
+
+    def cmd_show(self, arg: str) -> None:
+        what, _, rest = arg.partition(" ")
+        what = what.lower()
+        if what in ("registers", "regs", "r"):
+            self.cmd_registers(rest)
+        elif what in ("devices", "dev"):
+            self.say("\n".join(self.dbg.devices()))
+        elif what in ("breaks", "break", "breakpoints"):
+            self.cmd_break("")
+        elif what in ("symbols", "sym"):
+            prefix = rest.strip().upper()
+            found = [(v, n) for n, v in self.dbg.symbols.items() if n.startswith(prefix)]
+            self.say("\n".join(f"{n:<8} {v:012o}" for v, n in sorted(found)) or "no symbols")
+        elif what == "stack":
+            self.cmd_stack(rest)
+        else:
+            raise CommandError("show registers, devices, breaks, symbols [PREFIX] or stack")
+
+    # --- devices, files --------------------------------------------------------------------
+    def cmd_attach(self, arg: str) -> None:
+        parts = arg.split(None, 1)
+        if len(parts) != 2:
+            raise CommandError("usage: attach ptr FILE, or attach ptp FILE")
+        self.say(self.dbg.attach_tape(parts[0], parts[1].strip()))
+
+    def cmd_detach(self, arg: str) -> None:
+        if not arg:
+            raise CommandError("usage: detach ptr, or detach ptp")
+        self.say(self.dbg.detach(arg))
+
+    def cmd_load(self, arg: str) -> None:
+        parts = shlex.split(arg) if arg else []
+        if not 1 <= len(parts) <= 2:
+            raise CommandError("usage: load FILE [MAPFILE]")
+        image = self.dbg.load(*parts)
+        start = f", start {self.dbg.name(image.start)}" if image.start is not None else ""
+        extra = ", with source lines" if self.dbg.source else ""
+        self.say(f"loaded {parts[0]}: {len(image.words)} words ({image.format}){start}{extra}")
+
+    def cmd_save(self, arg: str) -> None:
+        if not arg:
+            raise CommandError("usage: save FILE")
+        save(self.dbg.m, arg)
+        skipped = unsaved_devices(self.dbg.m)
+        note = f" (not saved: {', '.join(skipped)})" if skipped else ""
+        self.say(f"machine state saved to {arg}{note}")
+
+    def cmd_restore(self, arg: str) -> None:
+        if not arg:
+            raise CommandError("usage: restore FILE")
+        restore(self.dbg.m, read_snapshot(arg), arg)
+        self.say(f"machine state restored from {arg}; PC {self.dbg.name(self.dbg.m.pc)}")
+
+    def cmd_do(self, arg: str) -> bool:
+        if not arg:
+            raise CommandError("usage: do FILE")
+        if self.depth >= 8:
+            raise CommandError("scripts nested too deeply (a script that runs itself?)")
+        try:
+            lines = Path(arg).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CommandError(f"cannot read {arg}: {getattr(exc, 'strerror', exc)}") from None
+        self.depth += 1
+        try:
+            return self.run_lines(lines, echo=True)
+        finally:
+            self.depth -= 1
+
+    def cmd_type(self, arg: str) -> None:
+        if not arg:
+            raise CommandError('usage: type TEXT, or type "TEXT" with \\r for RETURN')
+        if arg.startswith('"'):
+            if len(arg) < 2 or not arg.endswith('"'):
+                raise CommandError("the quoted text has no closing quote")
+            text = re.sub(r"\\(.)", _unescape, arg[1:-1])
+        else:
+            text = arg + "\r"
+        self.dbg.type_keys(text)
+
+    def cmd_set(self, arg: str) -> None:
+        what, _, value = arg.partition(" ")
+        value = value.strip()
+        if what.lower() == "tty" and value:
+            if value.lower() == "fast":
+                self.dbg.tty.baud = None
+            elif value.isdigit() and int(value) > 0:
+                self.dbg.tty.baud = int(value)
+            else:
+                raise CommandError("set tty BAUD (e.g. 110) or set tty fast")
+            self.say(f"teletype: {value} {'baud' if value.isdigit() else 'mode'}")
+        elif what.lower() == "stack" and value:
+            try:
+                ac = int(value, 8)
+            except ValueError:
+                ac = -1
+            if not 0 <= ac <= 0o17:
+                raise CommandError("set stack AC wants an accumulator 0-17")
+            self.dbg.stack_ac = ac
+            self.say(f"stack pointer is AC {ac:o}")
+        elif what.lower() in ("switches", "sw") and value:
+            self.cmd_deposit(f"switches {value}")
+        else:
+            raise CommandError("set tty BAUD|fast, set stack AC or set switches VALUE")
+
+    def cmd_reset(self, arg: str) -> None:
+        self._no_args(arg, "reset")
+        self.dbg.reset()
+        self.say("I/O reset: devices, PI and APR flags cleared")
+
+    def cmd_help(self, arg: str) -> None:
+        if arg:
+            cmd = _BY_NAME.get(arg.lower())
+            if cmd is None:
+                raise CommandError(f"no command {arg!r} (help lists them)")
+            lines = [cmd.usage, f"  {cmd.summary}"]
+            if cmd.detail:
+                lines += ["  " + ln for ln in textwrap.wrap(cmd.detail, 76)]
+            if len(cmd.names) > 1:
+                lines.append("  also: " + ", ".join(cmd.names[1:]))
+            lines += [f"  e.g. {ex}" for ex in cmd.examples]
+            self.say("\n".join(lines))
+            return
+        width = max(len(c.usage) for c in COMMANDS)
+        lines = [f"  {c.usage:<{width}}  {c.summary}" for c in COMMANDS]
+        lines.append("Numbers are octal (10. is decimal).  help COMMAND explains one.")
+        self.say("\n".join(lines))
+
+    def cmd_quit(self, arg: str) -> bool:
+        return False
+
+    @staticmethod
+    def _no_args(arg: str, name: str) -> None:
+        if arg:
+            raise CommandError(f"{name} takes no arguments")
+
+
+def _unescape(match: re.Match[str]) -> str:
+    c = match.group(1)
+    return {"r": "\r", "n": "\n", "t": "\t"}.get(c, c)
+
+
+def enable_line_editing() -> None:
+    """Line editing and history at the prompt, when Python has readline."""
+    try:
+        import readline
+    except ImportError:  # pragma: no cover - depends on the Python build
+        return
+    readline.parse_and_bind("set enable-bracketed-paste off")
