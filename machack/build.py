@@ -1,0 +1,107 @@
+"""Assemble the chess program in ``machack/src/`` with our MIDAS, cached by source hash.
+
+The program is the MIDAS source; Python only turns it into a core image.  Assembling
+takes a few seconds, so the result is kept twice: in this process (a dict), and on disk
+under the user's cache directory, keyed by a hash of every ``.mid`` file in ``src/``.
+Any change to a source file gives a new key, so a stale image is never used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import midas
+
+SRC_DIR = Path(__file__).resolve().parent / "src"
+MAIN = "machack.mid"
+FORMAT = 1  # bump when the cache layout changes
+
+
+class BuildError(RuntimeError):
+    """The MIDAS source did not assemble; the message lists the assembler's errors."""
+
+
+@dataclass(frozen=True)
+class Image:
+    """An assembled program: core words, start address and symbol table."""
+
+    words: dict[int, int]
+    start: int
+    symbols: dict[str, int]
+    source_hash: str
+
+    def symbol(self, name: str) -> int:
+        """The value of a MIDAS symbol (MIDAS keeps the first six characters)."""
+        key = name.upper()[:6]
+        if key not in self.symbols:
+            raise KeyError(f"symbol {name} is not defined in the chess program")
+        return self.symbols[key]
+
+
+_MEMO: dict[str, Image] = {}
+
+
+def source_hash(src_dir: Path = SRC_DIR) -> str:
+    """A hash of every MIDAS file of the program (names and contents)."""
+    h = hashlib.sha256(f"format {FORMAT}".encode())
+    for path in sorted(src_dir.glob("*.mid")):
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:24]
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "machack"
+
+
+def assemble(src_dir: Path = SRC_DIR) -> Image:
+    """Assemble the program now (no cache); raise :class:`BuildError` on any error."""
+    program = midas.assemble_file(src_dir / MAIN)
+    if program.errors:
+        lines = "\n".join(str(e) for e in program.errors[:40])
+        raise BuildError(f"MIDAS errors in {src_dir / MAIN}:\n{lines}")
+    if program.start is None:
+        raise BuildError("the chess program has no start address (END GO)")
+    return Image(dict(program.words), program.start, dict(program.symbols), source_hash(src_dir))
+
+
+def build(src_dir: Path = SRC_DIR, use_disk_cache: bool = True) -> Image:
+    """The assembled program, from the in-process or on-disk cache when the sources
+    are unchanged."""
+    key = source_hash(src_dir)
+    if key in _MEMO:
+        return _MEMO[key]
+    path = _cache_dir() / f"machack-{key}.json"
+    image: Image | None = None
+    if use_disk_cache and path.exists():
+        try:
+            data = json.loads(path.read_text())
+            image = Image(
+                {int(a): int(w) for a, w in data["words"].items()},
+                int(data["start"]),
+                {str(k): int(v) for k, v in data["symbols"].items()},
+                key,
+            )
+        except (OSError, ValueError, KeyError):
+            image = None
+    if image is None:
+        image = assemble(src_dir)
+        if use_disk_cache:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                tmp = path.with_suffix(".tmp")
+                tmp.write_text(
+                    json.dumps(
+                        {"words": image.words, "start": image.start, "symbols": image.symbols}
+                    )
+                )
+                tmp.replace(path)
+            except OSError:
+                pass  # a read-only home still works, just slower
+    _MEMO[key] = image
+    return image

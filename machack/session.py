@@ -1,0 +1,228 @@
+"""Boot the chess program in an emulated PDP-6 and talk to it over the teletype.
+
+The host never decides anything about chess: it types lines and reads what the program
+prints.  A reply is complete when the program is back at the instruction ``IDLE`` (its
+wait for the keyboard, in ``tty.mid``) with nothing more typed: the session puts a
+breakpoint there.  Every exchange has a budget of PDP-6 instructions and of emulated
+time, so a program that loops or halts is reported as :class:`ProgramHung` or
+:class:`ProgramHalted` and never hangs the host.
+
+Protocol (``docs/teletype.md``): the program echoes the typed line, prints its reply,
+``_`` when the line was accepted (the 1967 acknowledgement) and then the prompt ``*``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from pdp6 import Machine
+from pdp6.devices.teletype import ScriptedHost, Teletype
+from pdp6.iobus import NEVER
+
+from .build import Image, build
+
+PROMPT = "*"
+ACK = "_"
+DEFAULT_BUDGET = 4_000_000_000  # PDP-6 instructions per exchange
+DEFAULT_EMULATED_S = 3.0e5  # emulated seconds per exchange (a long think at depth 6)
+
+
+class SessionError(RuntimeError):
+    """The program did not answer as a working program must."""
+
+
+class ProgramHung(SessionError):
+    """The program did not come back to wait for the keyboard within the budget."""
+
+
+class ProgramHalted(SessionError):
+    """The program executed a halt (it never should)."""
+
+
+@dataclass
+class Reply:
+    """What the program printed for one typed line.
+
+    ``lines`` are the lines after the echo of the typed line, without the prompt;
+    ``accepted`` says whether the `_` acknowledgement came; ``after_ack`` are the lines
+    printed after it (the machine's own move).  ``emulated_us``/``instructions`` are the
+    PDP-6 time and instructions the exchange took, ``wall_s`` the host's time.
+    """
+
+    raw: str
+    lines: list[str]
+    accepted: bool
+    emulated_us: float = 0.0
+    instructions: int = 0
+    wall_s: float = 0.0
+    after_ack: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    def first(self, prefix: str) -> str | None:
+        """The first line starting with ``prefix``, or None."""
+        for line in self.lines:
+            if line.startswith(prefix):
+                return line
+        return None
+
+
+def parse_reply(raw: str, echoed: bool = True) -> Reply:
+    """Split printed text into a :class:`Reply` (drop the echo line and the prompt)."""
+    text = raw
+    if echoed and "\n" in text:
+        text = text.split("\n", 1)[1]
+    elif echoed:
+        text = ""
+    if text.endswith(PROMPT):
+        text = text[: -len(PROMPT)]
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    accepted = ACK in lines
+    after = lines[lines.index(ACK) + 1 :] if accepted else []
+    return Reply(raw, lines, accepted, after_ack=after)
+
+
+class Session:
+    """The chess program running in a fresh emulated PDP-6.
+
+    ``baud=None`` runs the teletype in the fast mode (10 us a character); 110 gives the
+    Model 35's real 10 characters a second in emulated time.
+    """
+
+    def __init__(
+        self,
+        image: Image | None = None,
+        *,
+        baud: int | None = None,
+        budget: int = DEFAULT_BUDGET,
+        emulated_limit_s: float = DEFAULT_EMULATED_S,
+        engine: str | None = None,
+    ) -> None:
+        self.image = image or build()
+        self.budget = budget
+        self.emulated_limit_s = emulated_limit_s
+        self.machine = Machine(engine=engine)
+        self.host = ScriptedHost(b"", eof=True)
+        self.tty = Teletype(self.host, baud=baud)
+        self.machine.attach(self.tty)
+        for address, word in self.image.words.items():
+            self.machine.memory[address] = word
+        self.machine.pc = self.image.start
+        self.idle_pc = self.image.symbol("IDLE")
+        self.machine.breakpoints.add(self.idle_pc)
+        self.banner = self.run_until_idle()
+
+    # --- low level -------------------------------------------------------------------
+    def type(self, text: str | bytes) -> None:
+        """Queue keystrokes (a newline is typed as RETURN)."""
+        self.host.type(text)
+
+    def _idle(self) -> bool:
+        """The program waits at IDLE and nothing is typed or on its way."""
+        m, tty = self.machine, self.tty
+        if m.pc != self.idle_pc or self.host.key_ready():
+            return False
+        if tty.input_flag or tty.input_busy or tty.input_ready_at != NEVER:
+            return False
+        sym = self.image.symbol
+        return m.memory[sym("TIRD")] == m.memory[sym("TIWR")]
+
+    def run_until_idle(
+        self, budget: int | None = None, emulated_limit_s: float | None = None
+    ) -> str:
+        """Run until the program waits for the keyboard; return what it printed."""
+        m = self.machine
+        budget = self.budget if budget is None else budget
+        limit_s = self.emulated_limit_s if emulated_limit_s is None else emulated_limit_s
+        deadline_us = m.elapsed_us + limit_s * 1e6
+        start = m.instructions
+        while True:
+            left = budget - (m.instructions - start)
+            if left <= 0 or m.elapsed_us >= deadline_us:
+                raise ProgramHung(
+                    f"no reply within {budget} instructions / {limit_s} emulated s "
+                    f"(pc {m.pc:06o}); printed so far: {self.host.output[-300:]!r}"
+                )
+            stop = m.run(max_instructions=left, until_us=deadline_us)
+            if stop.reason == "halt":
+                raise ProgramHalted(
+                    f"the program halted at {stop.pc:06o}; printed: {self.host.output[-300:]!r}"
+                )
+            if stop.reason == "breakpoint" and self._idle():
+                return self.host.take_output()
+
+    def run_for(self, instructions: int) -> str:
+        """Run a fixed number of instructions (or until idle); return the output."""
+        m = self.machine
+        start = m.instructions
+        while m.instructions - start < instructions:
+            stop = m.run(max_instructions=instructions - (m.instructions - start))
+            if stop.reason == "halt":
+                raise ProgramHalted(f"the program halted at {stop.pc:06o}")
+            if stop.reason == "breakpoint" and self._idle():
+                break
+        return self.host.take_output()
+
+    # --- exchanges -------------------------------------------------------------------
+    def send(self, line: str | bytes, **limits: float) -> Reply:
+        """Type one line (RETURN is added) and return the program's reply."""
+        m = self.machine
+        t0, i0, w0 = m.elapsed_us, m.instructions, time.perf_counter()
+        data = line.encode("latin-1", "replace") if isinstance(line, str) else line
+        self.type(data + b"\r")
+        raw = self.run_until_idle(**limits)  # type: ignore[arg-type]
+        reply = parse_reply(raw)
+        reply.emulated_us = m.elapsed_us - t0
+        reply.instructions = m.instructions - i0
+        reply.wall_s = time.perf_counter() - w0
+        return reply
+
+    def command(self, line: str, **limits: float) -> Reply:
+        """Send a line that must be accepted; raise :class:`SessionError` if not."""
+        reply = self.send(line, **limits)
+        if not reply.accepted:
+            raise SessionError(f"{line!r} was refused: {reply.text!r}")
+        return reply
+
+    # --- conveniences ----------------------------------------------------------------
+    def fen(self) -> str:
+        """The program's position as FEN (the FEN command)."""
+        line = self.command("FEN").first("FEN ")
+        if line is None:
+            raise SessionError("FEN printed no FEN line")
+        return line[4:].strip()
+
+    def setup(self, fen: str) -> None:
+        self.command(f"SETUP {fen}")
+
+    def perft(self, depth: int) -> int:
+        reply = self.command(f"PERFT {depth}")
+        line = reply.first("PERFT ")
+        if line is None:
+            raise SessionError(f"PERFT printed {reply.text!r}")
+        return int(line.split("=")[1])
+
+    def moves(self) -> list[str]:
+        """The legal moves in coordinates (upper case, as the program prints them)."""
+        reply = self.command("MOVES")
+        head = reply.first("MOVES ")
+        if head is None:
+            raise SessionError(f"MOVES printed {reply.text!r}")
+        count = int(head.split()[1])
+        out: list[str] = []
+        for line in reply.lines[reply.lines.index(head) + 1 :]:
+            if line == ACK:
+                break
+            out.extend(line.split())
+        if len(out) != count:
+            raise SessionError(f"MOVES said {count} but listed {len(out)}")
+        return out
+
+    def peek(self, name: str, offset: int = 0) -> int:
+        """A word of the program's memory by symbol (for tests and the bench)."""
+        return self.machine.memory[self.image.symbol(name) + offset]

@@ -1,0 +1,94 @@
+"""Perft through the teletype: the program's legal move generator against the
+published counts (chessprogramming wiki, `shared/chess/perft.json`), and MOVES against
+python-chess on random positions reached by random play."""
+
+from __future__ import annotations
+
+import chess
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from machack.session import Session
+
+from .conftest import perft_positions
+
+POSITIONS = {p["name"]: p for p in perft_positions()}
+
+
+@pytest.mark.parametrize("name", sorted(POSITIONS))
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_perft_depth_1_to_3(session: Session, name: str, depth: int) -> None:
+    pos = POSITIONS[name]
+    session.setup(pos["fen"])
+    assert session.perft(depth) == pos["perft"][str(depth)]
+    assert session.fen() == chess.Board(pos["fen"]).fen()  # perft leaves the position
+
+
+def test_perft_zero(session: Session) -> None:
+    session.command("NEW")
+    assert session.perft(0) == 1
+
+
+@pytest.mark.slow
+def test_perft_initial_depth_4(session: Session) -> None:
+    session.command("NEW")
+    reply = session.command("PERFT 4")
+    assert reply.first("PERFT 4 = ") == "PERFT 4 = 197281"
+    assert reply.wall_s <= 10.0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["kiwipete", "position3", "position4", "position5"])
+def test_perft_depth_4(session: Session, name: str) -> None:
+    pos = POSITIONS[name]
+    session.setup(pos["fen"])
+    assert session.perft(4) == pos["perft"]["4"]
+
+
+def _uci_upper(move: chess.Move) -> str:
+    return move.uci().upper()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.integers(min_value=0, max_value=10_000), min_size=0, max_size=120))
+def test_moves_match_python_chess(session: Session, choices: list[int]) -> None:
+    """Random play from the start, typed as coordinate moves; after every move MOVES
+    and FEN must equal python-chess's."""
+    board = chess.Board()
+    session.command("NEW")
+    for pick in choices:
+        legal = sorted(board.legal_moves, key=_uci_upper)
+        assert sorted(session.moves()) == [_uci_upper(m) for m in legal]
+        if not legal:
+            break
+        move = legal[pick % len(legal)]
+        session.command(_uci_upper(move))
+        board.push(move)
+        assert session.fen() == board.fen()
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "4k3/8/8/2KPp2r/8/8/8/8 w - e6 0 2",  # e.p. would expose the king along the rank
+        "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1",  # the same for Black
+        "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",  # both castlings
+        "r3k2r/8/8/8/8/8/8/4K2R b kq - 0 1",
+        "4k3/8/8/8/8/5b2/8/R3K2R w KQ - 0 1",  # castling through an attacked square
+        "3rk3/8/8/8/8/8/8/R3K2R w KQ - 0 1",  # the queen's side: d1 attacked
+        "1r2k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",  # b1 attacked does not matter
+        "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1",  # promotion to any piece
+        "2n1k3/1P6/8/8/8/8/8/4K3 w - - 0 1",  # promotion by capture
+        "4k3/8/8/8/8/8/4q3/4K3 w - - 0 1",  # check evasion by capture
+        "4k3/8/8/8/1b6/8/3N4/4K3 w - - 0 1",  # pinned knight
+        "4k3/4r3/8/8/8/8/4R3/4K3 w - - 0 1",  # pinned rook moves along the pin
+        "4k3/8/8/8/8/2n5/8/r3K3 w - - 0 1",  # double check
+        "8/8/8/3k4/8/8/3K4/8 w - - 0 1",
+    ],
+)
+def test_moves_special_positions(session: Session, fen: str) -> None:
+    session.setup(fen)
+    board = chess.Board(fen)
+    assert sorted(session.moves()) == sorted(_uci_upper(m) for m in board.legal_moves)
+    assert session.fen() == board.fen()
