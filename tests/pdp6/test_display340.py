@@ -490,10 +490,14 @@ def test_light_pen_hit_in_point_mode_holds_the_next_word() -> None:
     assert r.coni() & LPEN and r.d.request() == 6
     assert r.d.data_in() == (100 << 18) | 105
     assert r.d.state_name == "paused" and r.d.y == 100
+    t_resume = r.t
     r.cono(0o67)  # resume: the held word goes on; the light pen is disabled
     assert r.coni() & LPEN == 0
     r.settle()
     assert r.d.y == 300 and r.d.data_flag and r.d.lp_enable == 0
+    # aap: a resume goes on to SEQ DLY after 1 us, then 0.5 us to the word's IDP; a
+    # dark Y position takes 0.2 + 0.5 us more
+    assert r.t == t_resume + COUNT + SETTLE + Y_LOAD + SETTLE
 
 
 def test_light_pen_without_enable_does_nothing() -> None:

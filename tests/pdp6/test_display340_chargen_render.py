@@ -157,6 +157,21 @@ def test_live_window_is_optional() -> None:
     assert any("no live 340 window" in str(w.message) for w in caught)
 
 
+def test_live_window_shows_frames_when_a_display_exists() -> None:
+    if not live_window_available():
+        pytest.skip("no display (DISPLAY unset or no tkinter)")
+    from types import SimpleNamespace
+
+    rec = ScreenRecorder(live=True, size=64, frame_ms=1)
+    assert rec.window is not None
+    fake = SimpleNamespace(points=log_of((512, 512, 7, 500_000)), now=1_000_000, bus=None)
+    rec._last_wall = -1.0
+    rec.frame(fake, 1_000_000)  # type: ignore[arg-type]
+    assert sum(rec.window.image.get(32, 32)) > 0
+    rec.close(fake)  # type: ignore[arg-type]
+    assert rec.window.closed
+
+
 # --- docs/display.md examples run ------------------------------------------------------
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "display.md"
