@@ -50,7 +50,9 @@ def _uci_upper(move: chess.Move) -> str:
     return move.uci().upper()
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(st.lists(st.integers(min_value=0, max_value=10_000), min_size=0, max_size=120))
 def test_moves_match_python_chess(session: Session, choices: list[int]) -> None:
     """Random play from the start, typed as coordinate moves; after every move MOVES

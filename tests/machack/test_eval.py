@@ -1,0 +1,155 @@
+"""The static board evaluator against the independent reference of spec section 4
+(`sbe_reference.py`), through the SCORE command, on 200+ positions."""
+
+from __future__ import annotations
+
+import random
+
+import chess
+import pytest
+
+from machack.session import Session
+
+from .sbe_reference import Terms, terms
+
+
+def score(session: Session) -> dict[str, int]:
+    """SCORE's terms: M R P K C S."""
+    line = session.command("SCORE").first("M ")
+    assert line is not None
+    words = line.split()
+    return dict(zip(words[0::2], map(int, words[1::2]), strict=True))
+
+
+def expected(t: Terms) -> dict[str, int]:
+    return {"M": t.m, "R": t.r, "P": t.p, "K": t.k, "C": t.c, "S": t.s}
+
+
+def test_initial_position_is_zero(session: Session) -> None:
+    session.command("NEW")
+    assert score(session) == {"M": 0, "R": 0, "P": 0, "K": 0, "C": 0, "S": 0}
+
+
+@pytest.mark.parametrize(
+    ("fen", "trade", "want_r"),
+    [
+        # a knight ahead: a rook trade is worth a few points, a queen trade more
+        ("r2qkb1r/1ppppppp/8/8/8/8/1PPPPPPP/R2QKBNR w KQk - 0 1", ["A1A8", "D8A8"], 6),
+        ("r2qkb1r/1pp1pppp/8/8/8/8/1PP1PPPP/R2QKBNR w KQk - 0 1", ["D1D8", "E8D8"], 16),
+        # a knight behind: the same trade costs about as much
+        ("r2qkbnr/1ppppppp/8/8/8/8/1PPPPPPP/R2QKB1R w KQk - 0 1", ["A1A8", "D8A8"], -7),
+    ],
+)
+def test_piece_ratio_trades(session: Session, fen: str, trade: list[str], want_r: int) -> None:
+    """R promotes trades when ahead and discourages them when behind (spec 4)."""
+    session.setup(fen)
+    board = chess.Board(fen)
+    for move in trade:
+        session.command(move)
+        board.push_uci(move.lower())
+    got = score(session)
+    assert got == expected(terms(board, chess.Board(fen)))
+    assert got["R"] == want_r
+
+
+PAWN_CASES = [
+    # doubled, tripled, isolated (with and without enemy pawns on the file)
+    "4k3/8/8/8/8/P7/P7/4K3 w - - 0 1",
+    "4k3/p7/8/8/P7/P7/P7/4K3 w - - 0 1",
+    "4k3/8/8/8/2P5/2P5/2P5/4K3 w - - 0 1",
+    "4k3/2p5/8/8/2P5/2P5/2P5/4K3 w - - 0 1",
+    "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1",
+    # passed pawns on every rank
+    "4k3/8/8/8/8/8/P7/4K3 w - - 0 1",
+    "4k3/8/8/8/8/P7/8/4K3 w - - 0 1",
+    "4k3/8/8/8/P7/8/8/4K3 w - - 0 1",
+    "4k3/8/8/P7/8/8/8/4K3 w - - 0 1",
+    "4k3/8/P7/8/8/8/8/4K3 w - - 0 1",
+    "4k3/P7/8/8/8/8/8/4K3 w - - 0 1",
+    "4k3/8/8/8/8/8/p7/4K3 b - - 0 1",
+    "4k3/p7/8/8/8/8/8/4K3 b - - 0 1",
+    # backward pawns: defended, defendable, blocked defender, blocked pawn, e.p. exposure
+    "4k3/8/8/8/8/2P5/1P6/4K3 w - - 0 1",
+    "4k3/8/8/8/1P6/2P5/8/4K3 w - - 0 1",
+    "4k3/8/8/8/3P4/8/2P5/4K3 w - - 0 1",
+    "4k3/8/8/8/3P4/2n5/2P5/4K3 w - - 0 1",
+    "4k3/8/8/8/3P4/2N5/2P5/4K3 w - - 0 1",
+    "4k3/8/8/3Pn3/8/8/2P5/4K3 w - - 0 1",
+    "4k3/8/8/3P4/1p6/8/2P5/4K3 w - - 0 1",
+    "4k3/8/8/3P4/8/8/2P5/4K3 w - - 0 1",
+    "4k3/8/8/3P4/8/2b5/2P5/4K3 w - - 0 1",
+    "4k3/8/8/3P4/2b5/8/2P5/4K3 w - - 0 1",
+    "4k3/8/8/2PP4/8/8/8/4K3 w - - 0 1",
+    "4k3/8/8/3P4/4P3/8/8/4K3 w - - 0 1",
+    "4k3/8/8/8/4P3/3P4/8/4K3 w - - 0 1",
+    "4k3/8/2p5/3p4/8/8/8/4K3 w - - 0 1",
+    "4k3/2p5/8/3p4/8/8/8/4K3 b - - 0 1",
+    "4k3/2p5/8/3p4/1P6/8/8/4K3 b - - 0 1",
+    "4k3/2p5/2N5/3p4/8/8/8/4K3 b - - 0 1",
+    "4k3/8/8/1p1p4/1N6/8/8/4K3 b - - 0 1",
+    "r3k3/2p5/8/3p4/8/8/8/4K3 w - - 0 1",
+    "4k3/8/8/3P4/8/8/2P5/R3K3 b - - 0 1",
+    # adjacent blocked pawn, pawns level, isolated
+    "4k3/8/8/3P4/8/2P5/8/4K3 w - - 0 1",
+    "4k3/8/8/3P4/2b5/2P5/8/4K3 w - - 0 1",
+    "4k3/8/8/8/8/8/1P1P4/4K3 w - - 0 1",
+    # king safety and centre
+    "q3k3/8/8/8/8/8/8/Q3K3 w - - 0 1",
+    "q7/8/4k3/8/8/3K4/8/Q7 w - - 0 1",
+    "8/8/4k3/8/8/3K4/8/Q7 w - - 0 1",
+    "4k3/8/8/3p4/3P4/8/8/4K3 w - - 0 1",
+    "4k3/8/8/8/3PP3/8/8/4K3 w - - 0 1",
+    "4k3/8/8/4p3/8/8/8/4K3 w - - 0 1",
+]
+
+
+@pytest.mark.parametrize("fen", PAWN_CASES)
+def test_constructed_positions(session: Session, fen: str) -> None:
+    session.setup(fen)
+    board = chess.Board(fen)
+    assert score(session) == expected(terms(board, board))
+
+
+def _random_positions(count: int, seed: int) -> list[tuple[str, list[str]]]:
+    """(root FEN, moves after it): roots from random games, then up to 6 moves that
+    prefer captures so R is not always 0."""
+    rng = random.Random(seed)
+    out: list[tuple[str, list[str]]] = []
+    while len(out) < count:
+        board = chess.Board()
+        for _ in range(rng.randint(0, 70)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        if board.is_game_over():
+            continue
+        root = board.fen()
+        played: list[str] = []
+        for _ in range(rng.randint(0, 6)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            captures = [m for m in moves if board.is_capture(m)]
+            move = rng.choice(captures or moves)
+            played.append(move.uci())
+            board.push(move)
+        out.append((root, played))
+    return out
+
+
+@pytest.mark.parametrize("case", range(4))
+def test_random_positions_against_reference(session: Session, case: int) -> None:
+    """Four batches of 50 positions (200 in all)."""
+    mismatches = []
+    for root, played in _random_positions(50, seed=1000 + case):
+        session.setup(root)
+        board = chess.Board(root)
+        for uci in played:
+            session.command(uci.upper())
+            board.push_uci(uci)
+        want = expected(terms(board, chess.Board(root)))
+        got = score(session)
+        if got != want:
+            mismatches.append((root, played, got, want))
+    assert not mismatches
