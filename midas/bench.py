@@ -15,31 +15,46 @@ TITLE BENCH
 A=1
 B=2
 C=3
+D=4
 P=17
 DEFINE PUSHAC LIST
 IRP X,,[LIST]
-	PUSH P,X
+\tPUSH P,X
 TERMIN
 TERMIN
 DEFINE ENTRY NAME,VALUE
-NAME:	MOVEI A,VALUE
-	ADDI A,[VALUE]
-	JRST ENTRY2
+NAME:\tMOVEI A,VALUE
+\tJRST ENTRY2
 TERMIN
 """
 
+# One routine, in the proportions of hand-written code: mostly plain instructions, some
+# literals, expressions and bracketed words, a macro call, a conditional, a text.
 _BLOCK = """\
-S{n}:	MOVE A,TABLE+{m}.(B)	; load an entry
-	CAMLE A,[{k}.]
-	JRST S{n}A
-	ADDI A,<{m}.*3+1>&777
-	MOVEM A,@PTR(C)
-	PUSHAC [A,B,C]
-S{n}A:	SOJG B,S{n}
-	HRRZ C,[SIXBIT /B{n}/]
-	ENTRY E{n},{k}.
-	IFN {n}.&1,[AOS COUNT]
-	JRST @[S{n}]
+S{n}:\tMOVE A,TABLE+{m}.(B)\t; load an entry
+\tCAMLE A,[{k}.]
+\t JRST S{n}A
+\tADDI A,<{m}.*3+1>&777
+\tMOVEM A,@PTR(C)
+\tPUSHAC [A,B,C]
+\tSETZM COUNT
+\tMOVE D,A
+\tLSH D,-3
+\tANDI D,7
+\tADD D,TABLE(A)
+\tHRRZ C,[SIXBIT /B{n}/]
+\tSKIPN COUNT
+\t AOS COUNT
+S{n}A:\tSOJG B,S{n}
+\tMOVE B,TABLE+1
+\tCAIE C,"A
+\t JRST S{n}B
+\tIFN {n}.&1,[AOS COUNT]
+S{n}B:\tPOP P,C
+\tPOP P,B
+\tPOP P,A
+\tENTRY E{n},{k}.
+\tJRST @[S{n}]
 """
 
 
@@ -49,11 +64,11 @@ def generate(lines: int) -> str:
     per_block = _BLOCK.count("\n")
     for n in range(max(1, lines // per_block)):
         parts.append(_BLOCK.format(n=n, m=n % 100, k=n * 7 % 1000))
-        if n % 200 == 199:
+        if n % 100 == 99:
             parts.append("CONSTANTS\n")
     parts.append(
-        "ENTRY2:	POPJ P,\nPTR:	0\nCOUNT:	0\nTABLE:	REPEAT 100.,[.RPCNT\n]\n"
-        "	ASCIZ /THE END/\nEND S0\n"
+        "ENTRY2:\tPOPJ P,\nPTR:\t0\nCOUNT:\t0\nTABLE:\tREPEAT 100.,[.RPCNT\n]\n"
+        "\tASCIZ /THE END/\nEND S0\n"
     )
     return "".join(parts)
 

@@ -101,47 +101,53 @@ class ExpressionMixin:
         self.w_idx = 0
         self.w_io = False
         self.w_field = 0
-        try:
-            first = self.read_expr(0, False)
-            if first is DONE:
-                return DONE
-            fields = [first]
-            seps: list[str] = []
-            while True:
-                c = self.peek_field()
-                sep = ""
-                if c == " " or c == "\t":
-                    self.skip_blanks()
-                    c = self.peek_field()
-                    if c != "," and c in FIELD_START:
-                        sep = " "
-                if c == ",":
-                    self.pos += 1
-                    if self.peek() == ",":
-                        self.pos += 1
-                        sep = ",,"
-                    else:
-                        sep = ","
-                    self.skip_blanks()
-                if not sep:
-                    break
-                self.w_field += 1
-                value = self.read_expr(0, False)
-                if value is DONE:
-                    value = None
-                fields.append(value)
-                seps.append(sep)
-            value = first if not seps else self.combine(fields, seps)
+        value = self.read_expr(0, False)
+        if value is not DONE:
+            c = self.text[self.pos]
+            if c != "\n" and c != ";":  # (the usual one-field word needs no more)
+                value = self.more_fields(value)
             if value is None:
-                if not (self.w_idx or self.w_ind):
-                    return None
-                value = 0
-            value = (value + self.w_idx) & MASK36
-            if self.w_ind:
-                value |= INDIRECT
-            return value
-        finally:
-            self.w_ind, self.w_idx, self.w_io, self.w_field = saved
+                if self.w_idx or self.w_ind:
+                    value = self.w_idx | (INDIRECT if self.w_ind else 0)
+            else:
+                if self.w_idx:
+                    value = (value + self.w_idx) & MASK36
+                if self.w_ind:
+                    value |= INDIRECT
+        self.w_ind, self.w_idx, self.w_io, self.w_field = saved
+        return value
+
+    def more_fields(self, first):  # -> int | None
+        """The fields after the first, separated by blanks and commas; the word's value."""
+        fields = [first]
+        seps: list[str] = []
+        while True:
+            c = self.text[self.pos]
+            if c in _FIELD_INVISIBLE:
+                c = self.peek_field()
+            sep = ""
+            if c == " " or c == "\t":
+                self.skip_blanks()
+                c = self.peek_field()
+                if c != "," and c in FIELD_START:
+                    sep = " "
+            if c == ",":
+                self.pos += 1
+                if self.peek() == ",":
+                    self.pos += 1
+                    sep = ",,"
+                else:
+                    sep = ","
+                self.skip_blanks()
+            if not sep:
+                break
+            self.w_field += 1
+            value = self.read_expr(0, False)
+            if value is DONE:
+                value = None
+            fields.append(value)
+            seps.append(sep)
+        return first if not seps else self.combine(fields, seps)
 
     def combine(self, fields: list, seps: list[str]) -> int:
         """The value of a word from its fields and the separators between them (1.4)."""
@@ -207,7 +213,9 @@ class ExpressionMixin:
 
     def read_expr(self, min_prec: int, after_op: bool):  # -> int | None | DONE
         """A field: operators at or above ``min_prec`` (precedence climbing)."""
-        c = self.peek_field()
+        c = self.text[self.pos]
+        if c in _FIELD_INVISIBLE:
+            c = self.peek_field()
         if not after_op:
             while c == "(":  # an index (X) at the start of a field is set aside
                 self.pos += 1
@@ -228,7 +236,9 @@ class ExpressionMixin:
             if left is None or left is DONE:
                 return left
         while True:
-            c = self.peek_field()
+            c = self.text[self.pos]
+            if c in _FIELD_INVISIBLE:
+                c = self.peek_field()
             prec = PREC.get(c)
             if prec is None:
                 if c != "(":
@@ -277,10 +287,17 @@ class ExpressionMixin:
     def read_syllable(self, after_op: bool):  # -> int | None | DONE
         """One syllable's value; None if there is none; DONE if a statement was consumed."""
         while True:
-            c = self.text[self.pos]
+            text = self.text
+            start = self.pos
+            c = text[start]
             if c in SQUOZE:
-                start = self.pos
-                run = self.read_run()
+                m = SQUOZE_RUN.match(text, start)
+                end = m.end()
+                if text[end] != EOF_CH:
+                    run = m.group()
+                    self.pos = end
+                else:
+                    run = self.read_run()
                 first = run[0]
                 if first <= "9" and (first >= "0" or first == "."):
                     m = _INT.fullmatch(run)
@@ -510,8 +527,13 @@ class ExpressionMixin:
 
     def assignment_ahead(self) -> bool:
         """After a symbol at the start of a statement: do blanks lead to ``=``?"""
-        end = _BLANKS.match(self.text, self.pos).end()
-        return self.text[end] == "="
+        text = self.text
+        c = text[self.pos + 1]
+        if c == "=":
+            return True
+        if c != " " and c != "\t":
+            return False
+        return text[_BLANKS.match(text, self.pos).end()] == "="
 
     def pseudo_op(self, name: str, sym: Sym, start: int):  # -> int | DONE | None
         method, category = sym.handler

@@ -156,6 +156,9 @@ class ReaderMixin:
 
     def skip_blanks(self) -> str:
         """Skip spaces and tabs; return the next character."""
+        c = self.text[self.pos]
+        if c != " " and c != "\t" and c != EOF_CH:
+            return c
         while True:
             self.pos = _BLANKS.match(self.text, self.pos).end()
             c = self.text[self.pos]

@@ -6,14 +6,25 @@ import re
 
 from .contexts import Context, GroupContext
 from .errors import AssemblyAbort
-from .expressions import DONE, MASK18
-from .source import EOF_CH
+from .expressions import DONE, INDIRECT, MASK18, MASK36, add_rh, swap
+from .source import EOF_CH, FILE
+from .symbols import F_IO, VALUE
 
 MAX_DEPTH = 100  # literals and groupings nested inside each other
 
 _SKIP = re.compile(r"[ \t\n?]*")
 _SKIP_SAME_LINE = re.compile(r"[ \t?]*")
 _CLOSERS = ")>]"
+
+# The commonest statement, "LABEL: OP AC,@ADDR(X) ;comment" with every part a plain
+# symbol or number, is read by one regular expression (see ``simple_statement``).
+_NAME = r"[A-Za-z$%][A-Za-z0-9$%]*"
+_TOKEN = rf"(?:{_NAME}|[0-9]+\.?|\.)"
+_SIMPLE = re.compile(
+    rf"((?:{_NAME}:(?!:)[ \t]*)*)({_NAME})"
+    rf"(?:[ \t]+(?:({_TOKEN}),)?(@)?({_TOKEN})?(?:\(({_TOKEN})\))?)?[ \t]*(?=[;\n])"
+)
+_LABEL = re.compile(rf"({_NAME}):[ \t]*")
 
 
 class StatementMixin:
@@ -47,16 +58,85 @@ class StatementMixin:
                     self.error(f"unmatched '{c}'")
                     self.pos += 1
                     continue
+                self.undef = False
                 if top:
-                    self.stmt_site = self.site()
+                    frame = self.frames[-1]
+                    self.stmt_site = (frame.source, self.pos) if frame.kind == FILE else frame.site
+                    if self.fast_statements and not ctx.sizes and self.simple_statement():
+                        continue
                 self.at_start = True
                 value = self.read_word()
                 if value is not None and value is not DONE:
-                    ctx.add(value)
-                self.end_statement()
+                    if top and not ctx.sizes:
+                        self.emit(value)
+                    else:
+                        ctx.add(value)
+                c = self.text[self.pos]
+                if c != "\n" and c != ";":
+                    self.end_statement()
         finally:
             self.ctx = outer
             self.open_closers.pop()
+
+    fast_statements = True  # tests turn it off to compare with the general reader
+
+    def simple_statement(self) -> bool:
+        """Assemble a plain instruction line in one step, as the general reader would.
+
+        Returns False (having done nothing) unless every name in it is a numeric symbol
+        (or undefined) and every number is valid, so that nothing else can happen.
+        """
+        m = _SIMPLE.match(self.text, self.pos)
+        if m is None:
+            return False
+        labels, op, ac, indirect, addr, index = m.groups()
+        sym = self.symbols.get(op[:6].upper())
+        if sym is None or sym.kind != VALUE or not sym.defpass:
+            return False
+        tokens = []
+        for group, token in ((3, ac), (5, addr), (6, index)):
+            if token is None:
+                tokens.append(0)
+                continue
+            value = self.simple_value(token, m.start(group))
+            if value is None:
+                return False
+            tokens.append(value)
+        ac_value, addr_value, index_value = tokens
+        for label in _LABEL.finditer(labels):
+            self.define_label(label.group(1)[:6].upper(), m.start(1) + label.start(), False, 0)
+        self.pos = m.end()
+        value = sym.value
+        if ac is not None:
+            self.w_io = bool(sym.flags & F_IO)
+            value = (value + self.ac_field(ac_value)) & MASK36
+            self.w_io = False
+        if addr is not None:
+            value = add_rh(value, addr_value)
+        if index is not None:
+            value = (value + swap(index_value)) & MASK36
+        if indirect:
+            value |= INDIRECT
+        self.emit(value)
+        return True
+
+    def simple_value(self, token: str, start: int) -> int | None:
+        """A plain symbol's or number's value; None where the general reader is needed."""
+        c = token[0]
+        if "0" <= c <= "9":
+            decimal = token[-1] == "."
+            try:
+                value = int(token.rstrip("."), 10 if decimal else self.radix)
+            except ValueError:
+                return None
+            return value if value <= MASK36 else None
+        if token == ".":
+            return self.location_value()
+        name = token[:6].upper()
+        sym = self.symbols.get(name)
+        if sym is None or (sym.kind == VALUE and not sym.defpass):
+            return self.undefined(name, start)
+        return sym.value if sym.kind == VALUE else None
 
     def next_statement(self, top: bool) -> str:
         """Skip blank lines, ``?``, comments and invisible brackets; the next character."""
@@ -91,10 +171,12 @@ class StatementMixin:
     def read_group(self, closer: str) -> int:
         """After ``<`` or ``(``: the value of the last word before the closer."""
         self.enter()
+        undefined = self.undef
         ctx = GroupContext(closer)
         self.read_statements(ctx)
         ctx.flush_bytes()
         self.depth -= 1
+        self.undef = self.undef or undefined
         return ctx.value
 
     def enter(self) -> None:

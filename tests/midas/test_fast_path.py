@@ -1,0 +1,71 @@
+"""The one-step reader of plain instruction lines must agree with the general reader."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from midas import Program, assemble
+from midas.assembler import Assembler
+from midas.bench import generate
+
+from .test_output import VISIB1
+
+
+def both(source: str) -> tuple[Program, Program]:
+    fast = assemble(source)
+    Assembler.fast_statements = False
+    try:
+        slow = assemble(source)
+    finally:
+        Assembler.fast_statements = True
+    return fast, slow
+
+
+def same(source: str) -> None:
+    fast, slow = both(source)
+    assert fast.words == slow.words
+    assert fast.symbols == slow.symbols
+    assert fast.symbol_table == slow.symbol_table
+    assert [str(e) for e in fast.errors] == [str(e) for e in slow.errors]
+    assert fast.line_map == slow.line_map
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        VISIB1,
+        generate(600),
+        "A=1\nDATAI PTR,0\nCONO TTY,60\nDATAO 21,5\nEND\n",  # I/O, a bad device code
+        "foo: move a,bar(b)\na=1\nb=2\nbar: jrst foo\nend\n",  # lower case
+        "X: JRST .\nY: JRST X ; comment\nJRST UNDEF\nMOVE 18,1\nEND\n",
+        "RADIX 10.\nMOVEI 1,10\nMOVEI 2,10.\nDEFINE M\n5\nTERMIN\nJRST M\nEND\n",
+        "FOO: 0\nFOO: 1\nBAR: HALT\nEND\n",  # multiply defined
+        "MOVE 1,777777777777\nMOVE 1,1000000000000\nEND\n",
+    ],
+)
+def test_sources_agree(source: str) -> None:
+    same(source)
+
+
+NAMES = st.sampled_from(["A", "B", "FOO", "BAR", "UNDEF", "MOVE", "JRST", "PTR", "TTY",
+                         "DATAI", "CONO", "HALT", "foo", "P", "LONGNAMEX", "LONGNAMEY"])  # fmt: skip
+TOKENS = st.one_of(NAMES, st.from_regex(r"[0-9]{1,13}\.?", fullmatch=True), st.just("."))
+
+
+@st.composite
+def lines(draw) -> str:
+    label = draw(st.sampled_from(["", "L1: ", "L2:\t", "L1: L3: "]))
+    op = draw(NAMES)
+    ac = draw(st.sampled_from(["", draw(TOKENS) + ","]))
+    ind = draw(st.sampled_from(["", "@"]))
+    addr = draw(st.sampled_from(["", draw(TOKENS)]))
+    idx = draw(st.sampled_from(["", f"({draw(TOKENS)})"]))
+    tail = draw(st.sampled_from(["", " ; note", "\t"]))
+    rest = f"{ac}{ind}{addr}{idx}"
+    return f"{label}{op}{' ' + rest if rest else ''}{tail}"
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(lines(), min_size=1, max_size=6))
+def test_generated_lines_agree(body: list[str]) -> None:
+    same("A=1\nB=2\nFOO=100\nBAR=1000\nP=17\n" + "\n".join(body) + "\nEND\n")
