@@ -47,8 +47,10 @@ def test_sources_agree(source: str) -> None:
     same(source)
 
 
-NAMES = st.sampled_from(["A", "B", "FOO", "BAR", "UNDEF", "MOVE", "JRST", "PTR", "TTY",
-                         "DATAI", "CONO", "HALT", "foo", "P", "LONGNAMEX", "LONGNAMEY"])  # fmt: skip
+NAMES = st.sampled_from(
+    ["A", "B", "FOO", "BAR", "UNDEF", "MOVE", "JRST", "PTR", "TTY", "DATAI", "CONO", "HALT",
+     "foo", "P", "LONGNAMEX", "LONGNAMEY"]
+)  # fmt: skip
 TOKENS = st.one_of(NAMES, st.from_regex(r"[0-9]{1,13}\.?", fullmatch=True), st.just("."))
 
 
