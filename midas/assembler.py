@@ -86,6 +86,7 @@ class Assembler(
         self.aval1 = self.aval2 = self.askip = 0
         self.text_word_index: int | None = None
         self.stmt_head = False
+        self.pseudo_start = 0
         self.at_start = False
         self.undef = False
         self.w_ind = False

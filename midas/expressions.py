@@ -538,6 +538,7 @@ class ExpressionMixin:
     def pseudo_op(self, name: str, sym: Sym, start: int):  # -> int | DONE | None
         method, category = sym.handler
         handler = getattr(self, method)
+        self.pseudo_start = start
         head = self.at_start
         self.at_start = False
         if category == P_VALUE:

@@ -185,7 +185,7 @@ class PseudoMixin:
 
     @pseudo(*UNSUPPORTED)
     def p_unsupported(self, name: str) -> None:
-        self.error(f"{name} is not supported by this assembler")
+        self.error(f"{name} is not supported by this assembler", self.pseudo_start)
         self.rest_of_line()
 
     @pseudo(".SYMTAB", ".XCREF", ".CRFON", ".CRFOFF", ".CRFIL", ".LSTON", ".LSTOF", ".AUXIL",
@@ -214,7 +214,7 @@ class PseudoMixin:
 
     @pseudo(".ERR", ".FATAL")
     def p_err(self, name: str) -> None:
-        self.error(f"{name} {self.rest_of_line().strip()}")
+        self.error(f"{name} {self.rest_of_line().strip()}", self.pseudo_start)
 
     @pseudo(".NSTGW", ".YSTGW")
     def p_stgw(self, name: str) -> None:

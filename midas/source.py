@@ -39,6 +39,8 @@ class SourceFile:
     def __init__(self, name: str, raw: str, path: Path | None = None) -> None:
         text = raw.replace("\r\n", "\n").replace("\r", "\n").replace("\f", " ")
         text = text.replace(EOF_CH, "")
+        if text and not text.endswith("\n"):
+            text += "\n"  # the last line ends, even in a file inserted by another
         self.name = name
         self.path = path
         self.lines = text.split("\n")
