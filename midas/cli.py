@@ -21,7 +21,7 @@ from .linemap import line_map_json
 from .listing import dump_text, listing_text
 from .program import Program
 from .rim import rim_words
-from .sblk import PTR, sblk_words
+from .sblk import PTR, assembly_info, sblk_words
 
 
 class _DefaultToAssemble(click.Group):
@@ -64,6 +64,8 @@ def main() -> None:
               help="1960s dialect: a '[' literal left open closes at the end of its line.")
 @click.option("--loader-device", default=f"{PTR:o}", show_default=True, metavar="OCTAL",
               help="Device code of the SBLK loader and RIM pairs (MIDAS 324 used 100).")
+@click.option("--info", is_flag=True,
+              help="Add the assembly-information block (user, date, file names) to SBLK.")
 def assemble(
     source: Path,
     output: Path | None,
@@ -74,6 +76,7 @@ def assemble(
     no_map: bool,
     old_literals: bool,
     loader_device: str,
+    info: bool,
 ) -> None:
     """Assemble SOURCE (MIDAS source) into a PDP-6 binary."""
     try:
@@ -95,7 +98,10 @@ def assemble(
         n = len(program.errors)
         click.echo(f"midas: {n} error{'s' * (n != 1)}; no output written", err=True)
         sys.exit(1)
-    outputs = _outputs(program, source, output, fmt, listing, dump, map_path, no_map, device)
+    outputs = _outputs(
+        program, source, output, fmt, listing, dump, map_path, no_map, device,
+        assembly_info(source) if info else None,
+    )  # fmt: skip
     _write_all(outputs)
     if dump:
         click.echo(dump_text(program), nl=False)
@@ -111,6 +117,7 @@ def _outputs(
     map_path: Path | None,
     no_map: bool,
     device: int,
+    info: list[int] | None,
 ) -> dict[Path, bytes]:
     """Every file to write, with its contents."""
     fmt = fmt or program.output_format
@@ -118,7 +125,10 @@ def _outputs(
     if output is None and not (dump or listing or map_path):
         output = source.with_suffix(".rim" if fmt == "rim" else ".bin")
     if output is not None:
-        words = rim_words(program, device) if fmt == "rim" else sblk_words(program, device)
+        if fmt == "rim":
+            words = rim_words(program, device)
+        else:
+            words = sblk_words(program, device, info=info)
         files[output] = encode_words(words)
         if not no_map and map_path is None:
             map_path = output.with_suffix(".map")

@@ -59,17 +59,21 @@ class ConditionalMixin:
         if self.peek() in " \t,":
             self.pos += 1
 
-    def condition_value(self) -> int:
+    def condition_value(self) -> tuple[int, bool]:
+        """A field and its terminator; the value and whether it used undefined symbols."""
         self.skip_blanks()
         saved = self.undef
+        self.undef = False
         value = self.argument_field()
+        undefined = self.undef
         self.undef = saved
         self.condition_separator()
-        return value
+        return value, undefined
 
     @pseudo("IFE", "IFN", "IFG", "IFGE", "IFL", "IFLE")
     def p_if_arithmetic(self, name: str) -> None:
-        self.conditional(_ARITHMETIC[name](to_signed(self.condition_value())))
+        value, _undefined = self.condition_value()
+        self.conditional(_ARITHMETIC[name](to_signed(value)))
 
     @pseudo("IF1", "IF2")
     def p_if_pass(self, name: str) -> None:

@@ -447,7 +447,11 @@ class MacroMixin:
     @pseudo("REPEAT")
     def p_repeat(self, name: str) -> None:
         start = self.pos
-        count = to_signed(self.condition_value())
+        value, undefined = self.condition_value()
+        count = to_signed(value)
+        if undefined and self.pass_no == 1:
+            self.error("REPEAT count not defined yet (it would change the code between passes)",
+                       start)  # fmt: skip
         if self.peek() == "[":
             self.pos += 1
             body = self.read_balanced("[", "]")
@@ -486,7 +490,7 @@ class MacroMixin:
         start = self.pos
         limits = (0, 1, -1)
         if name == "IRPNC":
-            limits = tuple(to_signed(self.condition_value()) for _ in range(3))
+            limits = tuple(to_signed(self.condition_value()[0]) for _ in range(3))
         groups = self.irp_groups()
         if groups is None:
             return

@@ -4,10 +4,15 @@ duplicate start instruction(s) that end the file."""
 
 from __future__ import annotations
 
+import datetime
+import getpass
+from pathlib import Path
+
 from pdp6.isa import ALIASES, BY_NAME, IO_WORDS
 from pdp6.loader import JRST_1, block_checksum, block_header, squoze
 
 from .program import Program
+from .textcodes import sixbit_code, sixbit_words
 
 PTR = 0o104  # paper tape reader: the device of the loader (MIDAS 324 and older used 100)
 BLOCK_WORDS = 30  # MIDAS writes at most 30. data words per block
@@ -66,6 +71,29 @@ def symbol_words(program: Program) -> list[int]:
     for entry in program.symbol_table:
         words += [entry.flags | squoze(entry.name), entry.value]
     return words
+
+
+def _sixbit(text: str) -> int:
+    codes = [c for c in (sixbit_code(ch) for ch in text[:6]) if c is not None]
+    return sixbit_words(codes)[0] if codes else 0
+
+
+def assembly_info(source: Path, when: datetime.datetime | None = None) -> list[int]:
+    """The body of an information block of type 3 as MIDAS 402 and later write it:
+    sub-block ``-6,,1``, then SIXBIT user name, date and time, device, file names and
+    directory (the ITS conventions; the host path gives names and directory)."""
+    when = when or datetime.datetime.now()
+    date = ((when.year - 1900) << 9) | (when.month << 5) | when.day
+    half_seconds = (when.hour * 3600 + when.minute * 60 + when.second) * 2
+    return [
+        block_header(6, 1),
+        _sixbit(getpass.getuser().upper()),
+        (date << 18) | half_seconds,
+        _sixbit("DSK"),
+        _sixbit(source.stem.upper()),
+        _sixbit(source.suffix.lstrip(".").upper()),
+        _sixbit(source.resolve().parent.name.upper()),
+    ]
 
 
 def block(header: int, data: list[int]) -> list[int]:

@@ -127,3 +127,17 @@ def test_python_dash_m(tmp_path: Path) -> None:
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert result.returncode == 0 and result.stdout.endswith("START 000100\n")
+
+
+def test_assembly_information_block(tmp_path: Path) -> None:
+    src = write(tmp_path)
+    assert run(str(src), "--info", "-o", str(tmp_path / "out.bin"))[0] == 0
+    from pdp6.wordfile import decode_words
+
+    words = decode_words((tmp_path / "out.bin").read_bytes())
+    image = load_file(tmp_path / "out.bin")  # the loader skips the block
+    assert image.start == 0o100
+    info = words.index(0o777771_000003)  # -7,,3: seven words of information type 3
+    assert words[info - 1] == 0o254000_000100  # right after the start instruction
+    assert words[info + 1] == 0o777772_000001  # sub-block -6,,1
+    assert words[info + 5] == 0o606257_470000  # SIXBIT /PROG/: P=60 R=62 O=57 G=47

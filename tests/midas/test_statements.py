@@ -152,6 +152,10 @@ def test_forward_reference_in_block_is_an_error() -> None:
     assert any("not defined yet" in m for m in msgs)
 
 
+def test_forward_reference_in_repeat_count_is_an_error() -> None:
+    assert any("REPEAT count not defined yet" in m for m in errors("REPEAT N,[0\n]\nN=2"))
+
+
 def test_negative_block() -> None:
     assert "BLOCK size negative" in errors("BLOCK -1")[0]
 
