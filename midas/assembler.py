@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pdp6.loader import SYM_GLOBAL, SYM_HALFKILLED, SYM_LOCAL
+from pdp6.loader import JRST, SYM_GLOBAL, SYM_HALFKILLED, SYM_LOCAL
 
 from .conditionals import ConditionalMixin
 from .contexts import ProgramContext
@@ -23,8 +23,6 @@ from .pseudos import PseudoMixin
 from .source import FILE, Frame, ReaderMixin, SourceFile
 from .statements import StatementMixin
 from .symbols import F_GLOBAL, F_HALFKILL, F_KILL, F_PREDEF, VALUE, initial_table
-
-JRST = 0o254000_000000
 
 
 class Assembler(

@@ -57,7 +57,3 @@ def decode(word: int) -> Fraction:
     value = Fraction(frac, 1 << 27) * (Fraction(2) ** exp)
     return -value if neg else value
 
-
-def from_decimal(text: str, power: int = 0) -> int:
-    """The word for a decimal floating literal such as ``3.5`` times ``10**power``."""
-    return encode(Fraction(text) * (Fraction(10) ** power))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pdp6.loader import SQUOZE_CODE, squoze, unsquoze
+from pdp6.loader import SQUOZE_CODE, squoze
 
 __all__ = [
     "SQUOZE_CHARS_SET",
@@ -11,7 +11,6 @@ __all__ = [
     "sixbit_code",
     "sixbit_words",
     "squoze",
-    "unsquoze",
 ]
 
 #: Characters allowed in symbols (upper and lower case).
