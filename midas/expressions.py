@@ -612,6 +612,8 @@ class ExpressionMixin:
             return
         self.ctx.assigned(value)  # <FOO=1> has the value 1
         if undefined:
+            if name == "." and self.pass_no == 1:
+                self.error(".= needs a value defined before this point", start)
             return  # not done while the value is unknown
         if name == ".":
             self.set_location(value, start)

@@ -249,3 +249,45 @@ def test_macro_errors() -> None:
 def test_runaway_recursion_is_stopped() -> None:
     msgs = errors("DEFINE LOOP\nLOOP\nTERMIN\nLOOP")
     assert any("runaway" in m or "endless" in m for m in msgs)
+
+
+def test_manual_backwards_irp_and_prog() -> None:
+    # The manual's IRPB (an IRP backwards, by remote macros) and PROG/ENDPROG.
+    src = """\tDEFINE IRPB X,Y,Z,BODY
+\tDEFINE 1IRPB1 FOO
+\tFOO!TERMIN
+\tDEFINE 2IRPB2 BAR
+\t1IRPB1 [DEFINE 1IRPB1 FOO
+\tFOO
+\tBAR]TERMIN
+\tTERMIN
+\tIRP X,Y,[Z]
+\t2IRPB2 [BODY]
+\tTERMIN
+\t1IRPB1
+\tTERMIN
+\tIRPB FO,BA,[1,2,3][FO
+]
+\tDEFINE PROG VARS
+\tIRP X,,[VARS]
+\t\tPUSH P,X
+\tTERMIN
+\tDEFINE ENDPROG FOO
+\tFOO
+\tTERMIN
+\tDEFINE 2PROG2 BAR
+\tENDPROG [DEFINE ENDPROG FOO
+\tFOO
+\tBAR]TERMIN
+\tTERMIN
+\tIRP X,,[VARS]
+\t2PROG2 [POP P,X]
+\tTERMIN
+\tTERMIN
+P=17
+\tPROG [1,2,3]
+\tENDPROG
+"""
+    push, pop = 0o261740, 0o262740  # PUSH 17, and POP 17,
+    assert words(src) == [3, 2, 1, xwd(push, 1), xwd(push, 2), xwd(push, 3),
+                          xwd(pop, 3), xwd(pop, 2), xwd(pop, 1)]  # fmt: skip

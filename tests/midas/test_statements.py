@@ -152,6 +152,10 @@ def test_forward_reference_in_block_is_an_error() -> None:
     assert any("not defined yet" in m for m in msgs)
 
 
+def test_forward_reference_in_dot_assignment_is_an_error() -> None:
+    assert any(".= needs a value" in m for m in errors(".=LATER\nLATER: 0"))
+
+
 def test_forward_reference_in_repeat_count_is_an_error() -> None:
     assert any("REPEAT count not defined yet" in m for m in errors("REPEAT N,[0\n]\nN=2"))
 
