@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import re
+
 from midas import Program, assemble
+
+_HAS_END = re.compile(r"^[ \t]*END\b", re.IGNORECASE | re.MULTILINE)
+
+
+def with_end(source: str) -> str:
+    """``source`` with an END statement added if it has none."""
+    return source if _HAS_END.search(source) else source + "\nEND\n"
 
 
 def asm(source: str, **kwargs) -> Program:
     """Assemble ``source`` (an END is added if missing) and insist on no errors."""
-    if "END" not in source.upper():
-        source += "\nEND\n"
-    program = assemble(source, **kwargs)
+    program = assemble(with_end(source), **kwargs)
     assert not program.errors, "\n".join(map(str, program.errors))
     return program
 
@@ -29,9 +36,7 @@ def word(source: str, **kwargs) -> int:
 
 def errors(source: str, **kwargs) -> list[str]:
     """The error messages (``FILE:LINE:COL: message``) of a source that must fail."""
-    if "END" not in source.upper():
-        source += "\nEND\n"
-    program = assemble(source, **kwargs)
+    program = assemble(with_end(source), **kwargs)
     assert program.errors, "expected errors"
     return [str(e) for e in program.errors]
 
