@@ -85,6 +85,7 @@ class Assembler(
         self.text_word_index: int | None = None
         self.stmt_head = False
         self.pseudo_start = 0
+        self.word_at = ("", 0)
         self.at_start = False
         self.undef = False
         self.w_ind = False

@@ -44,9 +44,7 @@ class ConditionalMixin:
     def skip_balanced(self, open_ch: str, close_ch: str) -> None:
         site = self.site(self.pos - 1)
         if self.read_balanced(open_ch, close_ch) is None:
-            src, pos = site
-            line, col = src.position(pos)
-            self.error(f"'{close_ch}' missing for the failing conditional at {line}:{col}")
+            self.error(f"'{close_ch}' missing for the failing conditional at {self.place(site)}")
 
     def close_conditional(self) -> None:
         """The ``]`` ending a successful bracketed conditional."""

@@ -101,11 +101,12 @@ class ExpressionMixin:
         self.w_idx = 0
         self.w_io = False
         self.w_field = 0
+        text, start = self.text, self.pos
         value = self.read_expr(0, False)
         if value is not DONE:
             c = self.text[self.pos]
             if c != "\n" and c != ";":  # (the usual one-field word needs no more)
-                value = self.more_fields(value)
+                value = self.more_fields(value, text, start)
             if value is None:
                 if self.w_idx or self.w_ind:
                     value = self.w_idx | (INDIRECT if self.w_ind else 0)
@@ -117,8 +118,11 @@ class ExpressionMixin:
         self.w_ind, self.w_idx, self.w_io, self.w_field = saved
         return value
 
-    def more_fields(self, first):  # -> int | None
-        """The fields after the first, separated by blanks and commas; the word's value."""
+    def more_fields(self, first, text: str, start: int):  # -> int | None
+        """The fields after the first, separated by blanks and commas; the word's value.
+
+        ``text`` and ``start`` locate the word, for messages about its pattern.
+        """
         fields = [first]
         seps: list[str] = []
         while True:
@@ -147,7 +151,19 @@ class ExpressionMixin:
                 value = None
             fields.append(value)
             seps.append(sep)
-        return first if not seps else self.combine(fields, seps)
+        if not seps:
+            return first
+        self.word_at = (text, start)
+        return self.combine(fields, seps)
+
+    def word_error(self, message: str) -> None:
+        """An error about the pattern of the word just read, quoting the word."""
+        text, start = self.word_at
+        if text is self.text:
+            word = text[start : self.pos].strip()
+            self.error(f"{message}: '{word}'", start)
+        else:
+            self.error(message)
 
     def combine(self, fields: list, seps: list[str]) -> int:
         """The value of a word from its fields and the separators between them (1.4)."""
@@ -160,7 +176,7 @@ class ExpressionMixin:
             return self.extra_fields(value, fields, seps, 2)
         if a is None or s1 == ",":
             if n > 2:
-                self.error("this pattern of commas and spaces has no meaning in a word")
+                self.word_error("this pattern of commas and spaces has no meaning in a word")
             return add_rh(a or 0, b)
         if n == 2:
             return add_rh(a, b)
@@ -168,7 +184,7 @@ class ExpressionMixin:
         if s2 == " ":
             return self.extra_fields(add_rh(a, b), fields, seps, 2)
         if s2 == ",,":
-            self.error("',,' after two fields: this pattern has no meaning in a word")
+            self.word_error("',,' after two fields has no meaning in a word")
         value = (a + self.ac_field(b)) & MASK36
         return self.extra_fields(add_rh(value, fields[2] or 0), fields, seps, 3)
 
@@ -176,7 +192,7 @@ class ExpressionMixin:
         """Fields after the last one with its own place go into the right half."""
         for i in range(first, len(fields)):
             if seps[i - 1] != " ":
-                self.error("comma past the 3rd field of a word (taken as a space)")
+                self.word_error("comma past the 3rd field of a word (taken as a space)")
             value = add_rh(value, fields[i] or 0)
         return value
 

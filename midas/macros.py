@@ -143,9 +143,7 @@ class MacroMixin:
                 text.append(src[seg:at])
                 self.pos = at
                 if not self.pop_frame():
-                    source, p = site
-                    line, col = source.position(p)
-                    self.error(f"no TERMIN for the DEFINE or IRP at {line}:{col}")
+                    self.error(f"no TERMIN for the DEFINE or IRP at {self.place(site)}")
                     return None
                 src, pos, seg = self.text, self.pos, self.pos
                 continue

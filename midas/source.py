@@ -242,6 +242,12 @@ class ReaderMixin:
         assert top.site is not None
         return top.site
 
+    @staticmethod
+    def place(site: tuple[SourceFile, int]) -> str:
+        """``LINE:COL`` of a site, for messages that point at another place."""
+        line, col = site[0].position(site[1])
+        return f"{line}:{col}"
+
     def expansion_note(self) -> str:
         """`` (in macro FOO)`` when reading from an expansion, else empty."""
         for frame in reversed(self.frames):

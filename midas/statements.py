@@ -36,6 +36,7 @@ class StatementMixin:
         outer = self.ctx
         self.ctx = ctx
         top = ctx is self.top
+        opened = None if top else self.site(self.pos - 1)
         self.open_closers.append(closer)
         try:
             while True:
@@ -44,8 +45,9 @@ class StatementMixin:
                     self.pos += 1
                     return
                 if c == EOF_CH:
-                    if not top:
-                        self.error(f"missing '{closer}' at the end of the input")
+                    if opened is not None:
+                        self.error(f"missing '{closer}' for the {ctx.name} opened at "
+                                   f"{self.place(opened)} (the input ended)")  # fmt: skip
                     return
                 if c == "\n":  # old dialect: the line end closes literals and groupings
                     if self.mllit < 0:
@@ -53,7 +55,8 @@ class StatementMixin:
                     return
                 if c in _CLOSERS:
                     if c in self.open_closers:
-                        self.error(f"missing '{closer}' before '{c}'")
+                        self.error(f"missing '{closer}' for the {ctx.name} opened at "
+                                   f"{self.place(opened)}, before '{c}'")  # fmt: skip
                         return
                     self.error(f"unmatched '{c}'")
                     self.pos += 1
