@@ -18,7 +18,7 @@ from .errors import AsmError, AssemblyAbort, EndOfPass
 from .expressions import MASK18, ExpressionMixin, to_signed
 from .literals import ConstantsArea, ConstantsMixin
 from .macros import MacroMixin
-from .program import Emitted, Program, SourceLine, SymbolEntry
+from .program import Program, SourceLine, SymbolEntry
 from .pseudos import PseudoMixin
 from .source import FILE, Frame, ReaderMixin, SourceFile
 from .statements import StatementMixin
@@ -187,7 +187,7 @@ class Assembler(
             source = lines.get(site)
             if source is None:
                 source = lines[site] = SourceLine(site[0].name, site[0].position(site[1])[0])
-            prog.emitted.append(Emitted(loc, word, source))
+            prog.emitted.append((loc, word, source))
             prog.words[loc] = word
             prog.line_map[loc] = source
         if self.start_word:

@@ -74,21 +74,27 @@ def generate(lines: int) -> str:
 
 
 def run_benchmark(lines: int = 20000, repeat: int = 3) -> str:
-    """Assemble the generated source ``repeat`` times; a report of the best run."""
+    """Assemble the generated source ``repeat`` times; a report of the best run.
+
+    Wall-clock time is what a user waits; processor time is given too, because on a
+    shared machine other processes stretch the wall clock.
+    """
     source = generate(lines)
     count = source.count("\n")
-    best = float("inf")
+    best_wall = best_cpu = float("inf")
     words = 0
     for _ in range(max(1, repeat)):
-        t0 = time.perf_counter()
+        wall, cpu = time.perf_counter(), time.process_time()
         program = assemble(source, "bench.mid")
-        best = min(best, time.perf_counter() - t0)
+        best_wall = min(best_wall, time.perf_counter() - wall)
+        best_cpu = min(best_cpu, time.process_time() - cpu)
         if program.errors:
             return "benchmark source did not assemble: " + str(program.errors[0])
         words = len(program.words)
     return (
-        f"{count} lines ({words} words) assembled in {best:.3f} s: "
-        f"{count / best:,.0f} lines/second"
+        f"{count} lines ({words} words) assembled in {best_wall:.3f} s: "
+        f"{count / best_wall:,.0f} lines/second ({count / best_cpu:,.0f} per second of "
+        "processor time)"
     )
 
 

@@ -27,12 +27,8 @@ class SymbolEntry(NamedTuple):
     order: int  # definition order, the tie-break among equal values
 
 
-class Emitted(NamedTuple):
-    """One storage word in assembly order, with the source line that produced it."""
-
-    addr: int
-    word: int
-    source: SourceLine
+#: One storage word in assembly order: (address, word, the source line that produced it).
+Emitted = tuple[int, int, SourceLine]
 
 
 @dataclass

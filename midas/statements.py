@@ -106,8 +106,10 @@ class StatementMixin:
                 return False
             tokens.append(value)
         ac_value, addr_value, index_value = tokens
-        for label in _LABEL.finditer(labels):
-            self.define_label(label.group(1)[:6].upper(), m.start(1) + label.start(), False, 0)
+        if labels:
+            for label in _LABEL.finditer(labels):
+                name = label.group(1)[:6].upper()
+                self.define_label(name, m.start(1) + label.start(), False, 0)
         self.pos = m.end()
         value = sym.value
         if ac is not None:

@@ -17,9 +17,10 @@ use the ``bin`` encoding of :mod:`pdp6.wordfile`.
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from .isa import IO_FUNCTIONS
 from .word import MASK18, MASK36, SIGN36
@@ -250,7 +251,13 @@ def load_file(path: str | Path) -> LoadedImage:
         raise LoaderError(f"{path}: {exc}") from None
 
 
-def load_into(memory: MutableMapping[int, int], image: LoadedImage) -> int | None:
+class WordStore(Protocol):
+    """Anything words can be stored into by address: ``Machine.memory``, a dict."""
+
+    def __setitem__(self, addr: int, word: int) -> None: ...
+
+
+def load_into(memory: WordStore, image: LoadedImage) -> int | None:
     """Store the image's words with ``memory[addr] = word``; return the start address."""
     for addr, word in image.words.items():
         memory[addr] = word
