@@ -249,6 +249,18 @@ class MacroMixin:
         if text is not None:
             values[i] = text
             status[i] = SPECIFIED
+            if (
+                syntax == NORMAL
+                and i + 1 < len(values)
+                and self.text[self.pos - 1] == "]"
+                and self.text[self.pos] == ","
+            ):
+                self.error(
+                    "a comma after a bracketed argument gives the next dummy no argument "
+                    "(MIDAS reads [A],[B] as A, nothing, B: write [A][B])",
+                    self.pos,
+                    warning=True,
+                )
         elif how == MORE:
             status[i] = NULLSPECIFIED
         return how

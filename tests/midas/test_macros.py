@@ -29,6 +29,17 @@ def test_arguments_normal_syntax() -> None:
     assert words(head + "MACRO1 1") == [1, 0o77]
 
 
+def test_bracketed_arguments_follow_each_other() -> None:
+    # After [A] the next argument starts at once; a comma there is an empty argument.
+    head = "DEFINE M A,B,C\n<A>+<B>+<C>\nTERMIN\n"
+    assert words(head + "M [1][2][3]") == [6]
+    program = asm(head + "M [1],[2],[3]\nEND")
+    # A=1, B empty, C=2; the call ends there and ",[3]" is the next word (,B: the
+    # literal's address 102).
+    assert program.words == {0o100: 3, 0o101: 0o102, 0o102: 3}
+    assert "comma after a bracketed argument" in program.warnings[0].message
+
+
 def test_arguments_end_at_semicolon_and_eol() -> None:
     src = "DEFINE TWO A,B\nA+B\nTERMIN\nTWO 1,2   ; a comment\nTWO 3,4\n"
     assert words(src) == [3, 7]
