@@ -8,7 +8,7 @@ independent BRM model.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pdp6.devices import chargen342 as cg
@@ -538,6 +538,87 @@ def test_both_flags_report_the_higher_priority_channel() -> None:
     assert r.d.request() == 3
     r.cono((3 << 3) | 5)  # resume clears the light-pen flag
     assert r.d.request() == 5
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    mode=st.sampled_from([3, 4, 5, 6]),
+    x=st.sampled_from([0, 7, 500, 1000, 1023]),
+    y=st.sampled_from([0, 9, 500, 1010, 1023]),
+    scale=st.integers(0, 3),
+    halves=st.lists(st.integers(0, 0o777777), min_size=2, max_size=12),
+)
+@example(mode=3, x=1000, y=500, scale=2, halves=[chars(1, 2, 3), chars(4, 5, 6)])  # 1000+24
+@example(mode=3, x=1006, y=500, scale=0, halves=[chars(1, 2, 3), chars(0o37, 0, 0)])  # 1024
+@example(mode=3, x=1018, y=1016, scale=0, halves=[chars(1, 0o33, 3), chars(4, 5, 6)])
+@example(mode=4, x=1000, y=500, scale=0, halves=[vec(24, 0), vec(-24, 0)])  # reaches 1024
+@example(mode=4, x=999, y=23, scale=0, halves=[vec(24, -23), vec(-24, -1)])
+def test_fast_paths_match_the_step_loops(mode: int, x: int, y: int, scale: int,
+                                         halves: list[int]) -> None:  # fmt: skip
+    """Whole vectors/characters at once (``Display340.fast``) give exactly what the
+    step-by-step loops give, edges and all, for any words."""
+    halves = halves[: len(halves) // 2 * 2]
+    outcomes = []
+    for fast in (True, False):
+        r = rig_at(x, y, mode, scale=scale)
+        r.d.fast = fast
+        for i in range(0, len(halves), 2):
+            while not r.d.data_flag and (e := r.d.next_event()) < r.t + 10**9:
+                r.run_to(e)
+            if not r.d.data_flag:
+                break  # stopped, hung or running a long vector continue
+            r.datao((halves[i] << 18) | halves[i + 1])
+        r.run_to(r.t + 10**9)
+        outcomes.append((r.points(), r.coni(), r.d.data_in(), r.d.mode, r.d.shift, r.t))
+    assert outcomes[0] == outcomes[1]
+
+
+_WORDS = st.one_of(
+    st.integers(0, 0o777777),
+    st.builds(
+        lambda m, v: m | v,
+        st.sampled_from([NPNT, NCHR, NVEC, 0o120000, 0o140000]),
+        st.integers(0, 0o7777),
+    ),  # fmt: skip
+    st.builds(vec, st.integers(-127, 127), st.integers(-127, 127), escape=st.booleans()),
+)
+_ACTIONS = st.lists(
+    st.tuples(
+        st.integers(0, 250_000),  # ns to wait first
+        st.sampled_from(["datao", "datao", "datao", "cono", "service"]),
+        _WORDS,
+        _WORDS,
+        st.sampled_from([0o67, 0o167, 0o100, 0o12]),
+    ),
+    min_size=1,
+    max_size=25,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(actions=_ACTIONS, pen=st.one_of(st.none(), st.tuples(st.integers(0, 1023),
+                                                             st.integers(0, 1023))))  # fmt: skip
+def test_fast_paths_change_nothing_visible(actions, pen) -> None:
+    """The whole-vector/character fast paths give, at every moment, the same CONI,
+    requests, DATAI and points as the plain step loops, whatever DATAOs and CONOs
+    (initialize, resume) land in the middle of words, with or without a light pen."""
+    runs = []
+    for fast in (True, False):
+        r = Rig()
+        r.d.fast = fast
+        r.d.pen = pen
+        seen = []
+        for wait, kind, a, b, cono in actions:
+            r.run_to(r.t + wait)
+            if kind == "datao":
+                r.d.datao((a << 18) | b)
+            elif kind == "cono":
+                r.d.cono(cono)
+            seen.append((r.t, r.coni(), r.d.request(), r.d.data_in(), r.d.next_event()))
+        r.run_to(r.t + 3_000_000)
+        seen.append((r.coni(), r.d.data_in(), r.d.words, r.points()))
+        runs.append(seen)
+    assert runs[0] == runs[1]
 
 
 def test_timing_of_a_vector_word_pair_is_consumed_in_emulated_time() -> None:
