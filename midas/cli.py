@@ -50,22 +50,49 @@ def main() -> None:
 
 @main.command()
 @click.argument("source", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Binary file to write (default: SOURCE with .bin or .rim).")
-@click.option("--format", "fmt", type=click.Choice(["sblk", "rim"]),
-              help="Binary format (default: as the source selects with SBLK/RIM, else sblk).")
-@click.option("--listing", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write a listing: location, word, source line; then the symbols.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Binary file to write (default: SOURCE with .bin or .rim).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["sblk", "rim"]),
+    help="Binary format (default: as the source selects with SBLK/RIM, else sblk).",
+)
+@click.option(
+    "--listing",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write a listing: location, word, source line; then the symbols.",
+)
 @click.option("--dump", is_flag=True, help="Print every word, by address, on stdout.")
-@click.option("--map", "map_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the source-line map here (default: beside the binary, .map).")
+@click.option(
+    "--map",
+    "map_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the source-line map here (default: beside the binary, .map).",
+)
 @click.option("--no-map", is_flag=True, help="Do not write a line map beside the binary.")
-@click.option("--old", "old_literals", is_flag=True,
-              help="1960s dialect: a '[' literal left open closes at the end of its line.")
-@click.option("--loader-device", default=f"{PTR:o}", show_default=True, metavar="OCTAL",
-              help="Device code of the SBLK loader and RIM pairs (MIDAS 324 used 100).")
-@click.option("--info", is_flag=True,
-              help="Add the assembly-information block (user, date, file names) to SBLK.")
+@click.option(
+    "--old",
+    "old_literals",
+    is_flag=True,
+    help="1960s dialect: a '[' literal left open closes at the end of its line.",
+)
+@click.option(
+    "--loader-device",
+    default=f"{PTR:o}",
+    show_default=True,
+    metavar="OCTAL",
+    help="Device code of the SBLK loader and RIM pairs (MIDAS 324 used 100).",
+)
+@click.option(
+    "--info",
+    is_flag=True,
+    help="Add the assembly-information block (user, date, file names) to SBLK.",
+)
 def assemble(
     source: Path,
     output: Path | None,

@@ -127,4 +127,3 @@ class ConditionalMixin:
         """A conditional's string argument: macro-argument syntax, ``\\`` not special."""
         text, _how = self.scan_normal(backslash=False, paren=False)
         return text or ""
-

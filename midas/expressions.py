@@ -295,8 +295,9 @@ class ExpressionMixin:
             return q & MASK36
         value, lost = ash(a, to_signed(b))
         if lost and not self.undef:
-            self.error(f"'_' shifts significant bits out of the word ({a:o}_{to_signed(b)})",
-                       warning=True)
+            self.error(
+                f"'_' shifts significant bits out of the word ({a:o}_{to_signed(b)})", warning=True
+            )
         return value
 
     # --- syllables ----------------------------------------------------------------------
@@ -586,8 +587,11 @@ class ExpressionMixin:
             sym = self.own_symbol(name)
             sym.flags |= F_GLOBAL
             return sym if sym.defpass else None
-        if sym is not None and sym.kind == VALUE and sym.flags & F_FIXED and not (
-            sym.flags & F_VARIABLE
+        if (
+            sym is not None
+            and sym.kind == VALUE
+            and sym.flags & F_FIXED
+            and not (sym.flags & F_VARIABLE)
         ):
             return sym  # already a label: FOO' just refers to it
         if sym is not None and sym.kind != VALUE:

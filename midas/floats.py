@@ -56,4 +56,3 @@ def decode(word: int) -> Fraction:
     frac = word & ((1 << 27) - 1)
     value = Fraction(frac, 1 << 27) * (Fraction(2) ** exp)
     return -value if neg else value
-

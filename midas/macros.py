@@ -635,9 +635,7 @@ class MacroMixin:
             self.error(".GO needs a tag")
             return
         tag = self.read_run()
-        pattern = re.compile(
-            r"\.TAG[ \t]+" + re.escape(tag) + r"(?![A-Za-z0-9.$%])", re.IGNORECASE
-        )
+        pattern = re.compile(r"\.TAG[ \t]+" + re.escape(tag) + r"(?![A-Za-z0-9.$%])", re.IGNORECASE)
         for depth in range(len(self.frames) - 1, 0, -1):
             frame = self.frames[depth]
             m = pattern.search(frame.text)

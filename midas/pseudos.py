@@ -86,8 +86,10 @@ class PseudoMixin:
             return None
         if undefined:
             if self.pass_no == 1:
-                self.error(f"{what}: the value is not defined yet (a forward reference here "
-                           "would move code between the passes)")
+                self.error(
+                    f"{what}: the value is not defined yet (a forward reference here "
+                    "would move code between the passes)"
+                )
             return None
         return value
 
@@ -171,8 +173,9 @@ class PseudoMixin:
             path = _find(base, candidate)
             if path is not None:
                 return self.load_source(path)
-        self.error(f".INSRT {spec}: file not found (looked for {', '.join(tried)} in {base})",
-                   start)
+        self.error(
+            f".INSRT {spec}: file not found (looked for {', '.join(tried)} in {base})", start
+        )
         return None
 
     @pseudo("SBLK", ".SBLK", ".SLDR", "RIM")
@@ -366,8 +369,10 @@ class PseudoMixin:
                 for word in words[:-1]:
                     self.ctx.add(word)
             else:
-                self.error(f"{name}: a text of {len(words)} words used as a value "
-                           "(use it alone, in a statement or a literal)")
+                self.error(
+                    f"{name}: a text of {len(words)} words used as a value "
+                    "(use it alone, in a statement or a literal)"
+                )
         return words[-1]
 
     @pseudo(".1STWD", ".NTHWD", kind=P_VALUE)

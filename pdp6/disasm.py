@@ -66,9 +66,7 @@ def _operand(indirect: int, index: int, addr: int, table: SymbolTable | None) ->
     return text
 
 
-def disassemble(
-    word: int, symbols: Mapping[str, int] | SymbolTable | None = None
-) -> str:
+def disassemble(word: int, symbols: Mapping[str, int] | SymbolTable | None = None) -> str:
     """MIDAS text for an instruction word; ``symbols`` (name -> value) name addresses."""
     table = SymbolTable(symbols) if isinstance(symbols, Mapping) else symbols
     op, ac, indirect, index, addr = decode(word)

@@ -229,7 +229,7 @@ def test_irps_and_irpc() -> None:
     # The manual's IRPS: A, B, C, D, E, I get +100, F, G, H get -100.
     src = "IRPS X,Y,[A+B+C+ D+,E+ ,, &/!,F-G- H-I+]\n\tX==Y!100\nTERMIN\nA ? F ? I"
     assert words(src) == [0o100, 0o777777_777700, 0o100]
-    assert words("IRPC C,,[ABC]\n\"C\nTERMIN") == [0o101, 0o102, 0o103]
+    assert words('IRPC C,,[ABC]\n"C\nTERMIN') == [0o101, 0o102, 0o103]
     # IRPC's second dummy is the rest of the string.
     assert words("IRPC C,R,[ABC]\n.LENGTH /R/\nTERMIN") == [2, 1, 0]
 
