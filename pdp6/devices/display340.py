@@ -249,6 +249,8 @@ class Display340(Device):
     #: (no edge, no light pen, no replay); False forces the step-by-step loops, which
     #: give the same result (tests compare the two).
     fast = True
+    #: With ``keep_ns`` set, old points are dropped once there are more than this.
+    trim_at = 200_000
 
     def __init__(self, keep_ns: int | None = None) -> None:
         super().__init__()
@@ -389,7 +391,7 @@ class Display340(Device):
                     self._start(self._t_end)
                     continue
             break
-        if self.keep_ns is not None and len(self.points) > 200_000:
+        if self.keep_ns is not None and len(self.points) > self.trim_at:
             self._trim(now - self.keep_ns)
 
     def _trim(self, before: int) -> None:
@@ -848,12 +850,15 @@ def attach_display(
     also called at interpreter exit).  ``gif``: an animated GIF of the run, one frame
     per ``frame_ms`` of emulated time (default 1000/30).  ``live``: a window updated as
     the machine runs, when tkinter and a display are available (otherwise a warning and
-    no window).  Other keyword options go to :class:`pdp6.render.ScreenRecorder`.
+    no window).  ``keep_all``: keep every point in ``display.points`` (by default points
+    older than 4 emulated seconds, dark by then, are dropped as the run goes on, so a
+    long run does not fill memory).  Other keyword options go to
+    :class:`pdp6.render.ScreenRecorder`.
     """
     from ..render import ScreenRecorder
 
-    keep = None if not (gif or live) else 4_000_000_000
-    display = Display340(keep_ns=keep)
+    keep_all = bool(options.pop("keep_all", False))
+    display = Display340(keep_ns=None if keep_all else 4_000_000_000)
     machine.attach(display)
     if png or gif or live:
         recorder = ScreenRecorder(png=png, gif=gif, live=live, **options)

@@ -621,6 +621,20 @@ def test_fast_paths_change_nothing_visible(actions, pen) -> None:
     assert runs[0] == runs[1]
 
 
+def test_keep_ns_bounds_the_point_list_and_keeps_the_recent_points() -> None:
+    words = [vec(20, 20), vec(-20, -20)] * 300
+    full = rig_at(100, 100, 4)
+    full.feed(words)
+    full.settle()
+    r = rig_at(100, 100, 4)
+    r.d.keep_ns, r.d.trim_at = 1_000_000, 2000
+    r.feed(words)
+    r.settle()
+    kept = r.points()
+    assert len(kept) < 2000 + 100 < len(full.points())
+    assert kept == full.points()[-len(kept) :]
+
+
 def test_timing_of_a_vector_word_pair_is_consumed_in_emulated_time() -> None:
     r = rig_at(0, 0, 4)
     t0 = r.t

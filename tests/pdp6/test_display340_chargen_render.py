@@ -141,6 +141,18 @@ def test_intensity_levels_order_brightness() -> None:
     assert sums == sorted(sums) and sums[0] < sums[7]
 
 
+def test_splat_and_blur_give_the_same_picture() -> None:
+    rng = np.random.default_rng(6)
+    n = 3000
+    pts = log_of(*zip(rng.integers(0, 1024, n).tolist(), rng.integers(0, 1024, n).tolist(),
+                      rng.integers(0, 8, n).tolist(), sorted(rng.integers(0, 10**8, n).tolist()),
+                      strict=True))  # fmt: skip
+    a = render(pts, 10**8, size=128, method="splat")
+    b = render(pts, 10**8, size=128, method="blur")
+    assert np.abs(a.astype(int) - b.astype(int)).max() <= 1  # rounding only
+    assert a.max() > 0
+
+
 def test_png_round_trip(tmp_path: Path) -> None:
     img = render(log_of((100, 200, 7, 10)), 20, size=64)
     save_png(tmp_path / "a.png", img)
