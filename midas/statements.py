@@ -16,13 +16,13 @@ _SKIP = re.compile(r"[ \t\n?]*")
 _SKIP_SAME_LINE = re.compile(r"[ \t?]*")
 _CLOSERS = ")>]"
 
-# The commonest statement, "LABEL: OP AC,@ADDR(X) ;comment" with every part a plain
+# The commonest statement, "LABEL: OP AC,@ADDR+N(X) ;comment" with every part a plain
 # symbol or number, is read by one regular expression (see ``simple_statement``).
 _NAME = r"[A-Za-z$%][A-Za-z0-9$%]*"
 _TOKEN = rf"(?:{_NAME}|[0-9]+\.?|\.)"
 _SIMPLE = re.compile(
-    rf"((?:{_NAME}:(?!:)[ \t]*)*)({_NAME})"
-    rf"(?:[ \t]+(?:({_TOKEN}),)?(@)?({_TOKEN})?(?:\(({_TOKEN})\))?)?[ \t]*(?=[;\n])"
+    rf"((?:{_NAME}:(?!:)[ \t]*)*)({_NAME})(?:[ \t]+(?:({_TOKEN}),)?(@)?"
+    rf"({_TOKEN})?(?:([+-])({_TOKEN}))?(?:\(({_TOKEN})\))?)?[ \t]*(?=[;\n])"
 )
 _LABEL = re.compile(rf"({_NAME}):[ \t]*")
 
@@ -92,12 +92,12 @@ class StatementMixin:
         m = _SIMPLE.match(self.text, self.pos)
         if m is None:
             return False
-        labels, op, ac, indirect, addr, index = m.groups()
+        labels, op, ac, indirect, addr, sign, offset, index = m.groups()
         sym = self.symbols.get(op[:6].upper())
         if sym is None or sym.kind != VALUE or not sym.defpass:
             return False
         tokens = []
-        for group, token in ((3, ac), (5, addr), (6, index)):
+        for group, token in ((3, ac), (5, addr), (7, offset), (8, index)):
             if token is None:
                 tokens.append(0)
                 continue
@@ -105,7 +105,10 @@ class StatementMixin:
             if value is None:
                 return False
             tokens.append(value)
-        ac_value, addr_value, index_value = tokens
+        ac_value, addr_value, offset_value, index_value = tokens
+        if sign is not None:
+            addr_value += offset_value if sign == "+" else -offset_value
+            addr = "+"
         if labels:
             for label in _LABEL.finditer(labels):
                 name = label.group(1)[:6].upper()

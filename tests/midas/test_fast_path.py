@@ -41,6 +41,7 @@ def same(source: str) -> None:
         "RADIX 10.\nMOVEI 1,10\nMOVEI 2,10.\nDEFINE M\n5\nTERMIN\nJRST M\nEND\n",
         "FOO: 0\nFOO: 1\nBAR: HALT\nEND\n",  # multiply defined
         "MOVE 1,777777777777\nMOVE 1,1000000000000\nEND\n",
+        "T: JRST .+2\nMOVE 1,T-1(17)\nMOVE 1,-1(17)\nMOVE 2,+3\nJRST T+UNDEF\nEND\n",
     ],
 )
 def test_sources_agree(source: str) -> None:
@@ -61,6 +62,7 @@ def lines(draw) -> str:
     ac = draw(st.sampled_from(["", draw(TOKENS) + ","]))
     ind = draw(st.sampled_from(["", "@"]))
     addr = draw(st.sampled_from(["", draw(TOKENS)]))
+    addr += draw(st.sampled_from(["", "+" + draw(TOKENS), "-" + draw(TOKENS)]))
     idx = draw(st.sampled_from(["", f"({draw(TOKENS)})"]))
     tail = draw(st.sampled_from(["", " ; note", "\t"]))
     rest = f"{ac}{ind}{addr}{idx}"
