@@ -133,7 +133,8 @@ def _host(interactive: bool, pace: bool, baud: str, lowercase: bool, read_stdin:
     if interactive:
         return TerminalHost(0, sys.stdout.buffer, upcase=not lowercase, pace_cps=cps)
     return StreamHost(
-        sys.stdout.buffer, 0 if read_stdin else None, upcase=not lowercase, pace_cps=cps
+        sys.stdout.buffer, sys.stdin.buffer if read_stdin else None, upcase=not lowercase,
+        pace_cps=cps,
     )
 
 

@@ -43,15 +43,16 @@ def model35_key(code: int, upcase: bool = True) -> int:
 
 
 class StreamHost(TeletypeHost):
-    """Keys from ``input_fd`` (read as they arrive) and from :meth:`type`; printing to
-    ``output``.  ``text`` output writes CR LF as a newline; otherwise bytes go as they are.
-    ``pace_cps`` (characters a second, 10 for a Model 35) makes printing take as long on
-    the host as on a real teletype."""
+    """Keys from ``source`` (read as they arrive) and from :meth:`type`; printing to
+    ``output``.  ``source`` is a file descriptor, a binary file (an in-memory one is read
+    as it is) or None.  ``text`` output writes CR LF as a newline; otherwise bytes go as
+    they are.  ``pace_cps`` (characters a second, 10 for a Model 35) makes printing take
+    as long on the host as on a real teletype."""
 
     def __init__(
         self,
         output: BinaryIO,
-        input_fd: int | None = None,
+        source: int | BinaryIO | None = None,
         *,
         upcase: bool = True,
         text: bool = True,
@@ -60,11 +61,11 @@ class StreamHost(TeletypeHost):
         self.output = output
         self.pace_cps = pace_cps
         self._next_print = 0.0
-        self.input_fd = input_fd
+        self.input_fd, self.input_file = _descriptor(source)
         self.upcase = upcase
         self.text = text
         self.keys: deque[int] = deque()
-        self.input_ended = input_fd is None
+        self.input_ended = source is None
         self.stop_requested = False
         self._held_cr = False
         self._next_poll = 0.0
@@ -81,7 +82,13 @@ class StreamHost(TeletypeHost):
 
     def poll(self) -> None:
         """Read whatever the input has ready, without waiting."""
-        if self.input_ended or self.input_fd is None:
+        if self.input_ended:
+            return
+        if self.input_fd is None:
+            assert self.input_file is not None
+            data = self.input_file.read(4096)
+            self.input_ended = not data
+            self.received(data)
             return
         now = time.monotonic()
         if now < self._next_poll:
@@ -147,6 +154,16 @@ class StreamHost(TeletypeHost):
         if self._held_cr:
             self._held_cr = False
             self._write(b"\r")
+
+
+def _descriptor(source: int | BinaryIO | None) -> tuple[int | None, BinaryIO | None]:
+    """(file descriptor, file) for an input: select() works on the descriptor if any."""
+    if source is None or isinstance(source, int):
+        return source, None
+    try:
+        return source.fileno(), None
+    except (OSError, ValueError, AttributeError):  # io.UnsupportedOperation is an OSError
+        return None, source
 
 
 class TerminalHost(StreamHost):

@@ -171,12 +171,12 @@ def words_to_frames(words: list[int]) -> bytes:
 
 
 def tape_frames(data: bytes) -> bytes:
-    """The frames of a tape held in a host file.  A ``bin`` word file that loads as RIM or
-    SBLK (what ``midas`` writes) is punched as binary frames, six per word, so that the
-    read-in loader can read it; any other file is taken to be frames already."""
+    """The frames of a tape held in a host file.  A ``bin`` word file that loads words as
+    RIM or SBLK (what ``midas`` writes) is punched as binary frames, six per word, so
+    that the read-in loader can read it; any other file is taken to be frames already."""
     try:
         words = decode_words(data)
-        read_words(words)
+        loads_something = bool(read_words(words).words)
     except (LoaderError, WordFileError, IndexError):
         return data
-    return words_to_frames(words)
+    return words_to_frames(words) if loads_something else data

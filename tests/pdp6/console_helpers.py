@@ -1,0 +1,67 @@
+"""Shared by the teletype, paper tape, console, debugger and ``pdp6 run`` tests.
+
+The example programs (``examples/*.mid``) are assembled once per session with the real
+``midas`` command (through click's runner) into a temporary directory, together with
+their line maps; the sources are copied there so the maps point at them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from midas.cli import main as midas_main
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+
+
+def assemble(source: Path, output: Path, *options: str) -> Path:
+    """Run ``midas SOURCE -o OUTPUT [options]``; fail the test with midas's messages."""
+    result = CliRunner().invoke(midas_main, [str(source), "-o", str(output), *options])
+    assert result.exit_code == 0, result.output
+    return output
+
+
+@dataclass(frozen=True)
+class Programs:
+    """The assembled examples: SBLK binaries with maps, and a RIM tape."""
+
+    dir: Path
+    echo: Path  # polling echo, SBLK (+ echo.map)
+    echo_rim: Path  # the same, RIM
+    echoint: Path  # interrupt-driven echo, SBLK
+
+
+@pytest.fixture(scope="session")
+def programs(tmp_path_factory: pytest.TempPathFactory) -> Programs:
+    d = tmp_path_factory.mktemp("programs")
+    for name in ("echo.mid", "echoint.mid"):
+        shutil.copy(EXAMPLES / name, d / name)
+    return Programs(
+        dir=d,
+        echo=assemble(d / "echo.mid", d / "echo.bin"),
+        echo_rim=assemble(d / "echo.mid", d / "echo.rim", "--format", "rim", "--no-map"),
+        echoint=assemble(d / "echoint.mid", d / "echoint.bin"),
+    )
+
+
+def pdp6_command() -> list[str]:
+    """The ``pdp6`` command as a subprocess, from this checkout."""
+    return [sys.executable, "-m", "pdp6.cli"]
+
+
+def subprocess_env() -> dict[str, str]:
+    """Environment for ``pdp6`` subprocesses: this checkout first on the path, and the
+    plain-Python engine (starts at once, never waits for a numba compile)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env["PDP6_NOJIT"] = "1"
+    env["TERM"] = "dumb"
+    return env

@@ -1,0 +1,268 @@
+"""The console teletype, device 120 (reference 2.3): registers bit for bit, timing in
+emulated time against 110 baud, the host adapters, and the two MIDAS echo programs run
+end to end with the scripted adapter."""
+
+from __future__ import annotations
+
+import io as iolib
+
+import pytest
+
+from pdp6 import Machine
+from pdp6.cpu.engines import ENGINES
+from pdp6.devices import ScriptedHost, Teletype, TeletypeHost
+from pdp6.loader import load_file, load_into
+from pdp6.runner import Runner
+from pdp6.terminal import StreamHost, model35_key
+
+from .conftest import halt, ins, io
+from .console_helpers import Programs, programs  # noqa: F401  (fixture)
+
+CHAR_110_NS = 100_000_000  # 11 bits at 110 baud
+RESULT = 0o200
+
+
+class ClockedHost(TeletypeHost):
+    """Records the emulated time of every printed character."""
+
+    def __init__(self, machine: Machine, keys: bytes = b"") -> None:
+        self.m = machine
+        self.times: list[int] = []
+        self.chars = bytearray()
+        self.keys = bytearray(keys)
+
+    def print_char(self, code: int) -> None:
+        self.times.append(self.m.elapsed_ns)
+        self.chars.append(code)
+
+    def key_ready(self) -> bool:
+        return bool(self.keys)
+
+    def read_key(self) -> int | None:
+        return self.keys.pop(0) if self.keys else None
+
+
+def machine_with(words: list[int], host: TeletypeHost | None = None, baud: int | None = 110,
+                 engine: str = "python") -> tuple[Machine, Teletype]:  # fmt: skip
+    m = Machine(engine=engine)
+    tty = m.attach(Teletype(host or ScriptedHost(eof=False), baud=baud))
+    m.memory.load(0o100, words)
+    m.pc = 0o100
+    return m, tty
+
+
+def coni_after(cono: int, preset: int | None = None) -> int:
+    """CONI TTY after ``CONO TTY,preset`` (if given) and ``CONO TTY,cono``."""
+    words = [io("CONO", "TTY", preset)] if preset is not None else []
+    words += [io("CONO", "TTY", cono), io("CONI", "TTY", RESULT), halt(0o110)]
+    m, _ = machine_with(words)
+    assert m.run(max_instructions=10).reason == "halt"
+    return m.memory[RESULT]
+
+
+# --- registers ------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "cono, coni",
+    [
+        (0o100, 0o100),  # set input busy
+        (0o040, 0o040),  # set input flag
+        (0o020, 0o020),  # set output busy
+        (0o010, 0o010),  # set output flag
+        (0o005, 0o005),  # PIA
+        (0o175, 0o175),  # everything at once
+        (0, 0),
+    ],
+)
+def test_cono_sets_coni_bits(cono: int, coni: int) -> None:
+    assert coni_after(cono) == coni
+
+
+@pytest.mark.parametrize(
+    "clear, remaining", [(0o2000, 0o070), (0o1000, 0o130), (0o400, 0o150), (0o200, 0o160)]
+)
+def test_cono_clear_bits_clear_one_flip_flop_each(clear: int, remaining: int) -> None:
+    # Preset all four flags (and PIA 7); the clear bit takes away exactly one; the PIA is
+    # replaced by the new CONO's (0).
+    assert coni_after(clear, preset=0o177) == remaining
+
+
+def test_set_and_clear_in_one_cono_leaves_the_flip_flop_clear() -> None:
+    assert coni_after(0o2100) == 0  # aap applies set before clear
+    assert coni_after(0o0210) == 0
+
+
+def test_every_cono_replaces_the_pia() -> None:
+    assert coni_after(0o003, preset=0o007) == 0o003
+    assert coni_after(0o010, preset=0o007) == 0o010
+
+
+def test_io_reset_clears_the_teletype() -> None:
+    words = [io("CONO", "TTY", 0o177), io("CONO", "APR", 0o200000),
+             io("CONI", "TTY", RESULT), halt(0o103)]  # fmt: skip
+    m, _ = machine_with(words)
+    m.run(max_instructions=10)
+    assert m.memory[RESULT] == 0
+
+
+def test_request_follows_either_flag_on_the_pia() -> None:
+    tty = Teletype(ScriptedHost())
+    tty.cono(0o3)
+    assert tty.request() == 0
+    tty.cono(0o13)  # output flag
+    assert tty.request() == 3
+    tty.cono(0o43)  # input flag only
+    assert tty.request() == 3
+    tty.cono(0o40)  # flag, but no PIA
+    assert tty.request() == 0
+
+
+# --- output timing ------------------------------------------------------------------------------
+def type_out(text: bytes, baud: int | None) -> ClockedHost:
+    """Run a polling program that types ``text``; return the clocked host."""
+    words = [io("CONO", "TTY", 0o10), ins("MOVSI", 2, -len(text) & 0o777777)]
+    loop = 0o102
+    words += [
+        io("CONSO", "TTY", 0o10),  # 102: wait for the printer
+        ins("JRST", 0, loop),
+        io("DATAO", "TTY", 0o200, x=2),  # 104: DATAO TTY,200(2)
+        ins("AOBJN", 2, loop),
+        io("CONSO", "TTY", 0o10),  # 106: wait for the last character
+        ins("JRST", 0, 0o106),
+        halt(0o110),
+    ]
+    m = Machine(engine="python")
+    host = ClockedHost(m)
+    m.attach(Teletype(host, baud=baud))
+    m.memory.load(0o100, words)
+    m.memory.load(0o200, list(text))
+    m.pc = 0o100
+    assert m.run(max_instructions=10_000_000).reason == "halt"
+    host.end = m.elapsed_ns  # type: ignore[attr-defined]
+    return host
+
+
+def test_output_at_110_baud_is_ten_characters_a_second() -> None:
+    host = type_out(b"0123456789", 110)
+    assert bytes(host.chars) == b"0123456789"
+    gaps = [b - a for a, b in zip(host.times, host.times[1:], strict=False)]
+    # Each character waits for the previous one's 11 bits (100 ms) plus a few
+    # instructions of polling (well under 40 us).
+    assert all(CHAR_110_NS <= g < CHAR_110_NS + 40_000 for g in gaps), gaps
+    total = host.end - host.times[0]  # type: ignore[attr-defined]
+    assert 10 * CHAR_110_NS <= total < 10 * CHAR_110_NS + 400_000  # 1.0 s for 10 chars
+
+
+def test_output_at_300_baud_and_in_fast_mode() -> None:
+    host = type_out(b"ABC", 300)
+    gaps = [b - a for a, b in zip(host.times, host.times[1:], strict=False)]
+    assert all(36_666_667 <= g < 36_666_667 + 40_000 for g in gaps), gaps
+    host = type_out(b"ABC", None)
+    gaps = [b - a for a, b in zip(host.times, host.times[1:], strict=False)]
+    assert all(10_000 <= g < 50_000 for g in gaps), gaps
+
+
+def test_datao_clears_the_flag_and_sets_busy_until_the_character_has_gone() -> None:
+    words = [io("CONO", "TTY", 0o10), io("DATAO", "TTY", 0o200), io("CONI", "TTY", 0o201),
+             ins("JRST", 0, 0o103)]  # fmt: skip
+    m, tty = machine_with(words)
+    m.memory[0o200] = ord("X")
+    m.run(max_instructions=3)
+    assert m.memory[0o201] == 0o020  # busy, no flag
+    assert tty.host.output == "X"  # type: ignore[attr-defined]
+    m.run(until_us=m.elapsed_us + 99_000)
+    assert tty.coni() == 0o020  # still sending at 99 ms
+    m.run(until_us=m.elapsed_us + 2_000)
+    assert tty.coni() == 0o010  # done: flag, not busy
+
+
+# --- input ---------------------------------------------------------------------------------------
+def test_input_flag_rises_nine_bit_times_after_the_key() -> None:
+    words = [io("CONSO", "TTY", 0o40), ins("JRST", 0, 0o100), io("DATAI", "TTY", RESULT),
+             halt(0o103)]  # fmt: skip
+    m, tty = machine_with(words, ScriptedHost("K"))
+    assert m.run(max_instructions=1_000_000).reason == "halt"
+    assert m.memory[RESULT] == ord("K")
+    assert 9 * CHAR_110_NS // 11 <= m.elapsed_ns < 9 * CHAR_110_NS // 11 + 20_000
+    assert tty.coni() & 0o40 == 0  # DATAI cleared the flag
+
+
+def test_next_key_waits_until_the_program_has_read_the_last() -> None:
+    # The program dawdles ~0.5 s (emulated) before each DATAI; a second key arriving at
+    # line speed would overrun a real interface, the scripted typist waits instead.
+    words = [
+        io("CONSO", "TTY", 0o40), ins("JRST", 0, 0o100),  # 100: wait for a key
+        ins("MOVEI", 3, 60_000), ins("SOJG", 3, 0o103),   # 102: dawdle
+        io("DATAI", "TTY", RESULT, x=4),                  # 104: DATAI TTY,200(4)
+        ins("AOJ", 4, 0), ins("CAIGE", 4, 2), ins("JRST", 0, 0o100),
+        halt(0o110),
+    ]  # fmt: skip
+    m, _ = machine_with(words, ScriptedHost("XY"))
+    assert m.run(max_instructions=10_000_000).reason == "halt"
+    assert [m.memory[RESULT], m.memory[RESULT + 1]] == [ord("X"), ord("Y")]
+
+
+def test_scripted_newline_is_the_return_key() -> None:
+    host = ScriptedHost("A\nB")
+    assert [host.read_key() for _ in range(3)] == [ord("A"), 0o15, ord("B")]
+    assert host.at_end()
+
+
+# --- host adapters --------------------------------------------------------------------------
+def test_model35_keyboard_types_upper_case_and_return() -> None:
+    assert model35_key(ord("a")) == ord("A")
+    assert model35_key(ord("z")) == ord("Z")
+    assert model35_key(ord("{")) == ord("{")
+    assert model35_key(0o12) == 0o15
+    assert model35_key(ord("a"), upcase=False) == ord("a")
+
+
+def test_stream_host_prints_text_lines_without_padding_or_parity() -> None:
+    out = iolib.BytesIO()
+    host = StreamHost(out, iolib.BytesIO(b"hi\n"))
+    for code in (0o310, 0o211 | 0o200, 0, 0o177, 0o15, 0o12, ord("A"), 0o15, ord("B")):
+        host.print_char(code)
+    host.finish_output()
+    # H with parity, I, NUL and RUBOUT dropped, CR LF -> newline, a lone CR kept.
+    assert out.getvalue() == b"H\t\nA\rB"
+    keys = [host.read_key() for _ in range(3)]
+    assert keys == [ord("H"), ord("I"), 0o15]
+    assert host.at_end()
+
+
+def test_stream_host_without_input_ends_when_typed_keys_are_used_up() -> None:
+    host = StreamHost(iolib.BytesIO())
+    assert host.at_end()
+    host.type("go")
+    assert not host.at_end()
+    assert [host.read_key(), host.read_key()] == [ord("G"), ord("O")]
+    assert host.at_end()
+
+
+# --- the echo programs, end to end -------------------------------------------------------------
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("name", ["echo", "echoint"])
+def test_echo_program_over_the_teletype(programs: Programs, name: str, engine: str) -> None:  # noqa: F811
+    m = Machine(engine=engine)
+    m.pc = load_into(m.memory, load_file(getattr(programs, name)))
+    host = ScriptedHost("HELLO THERE\nP-K4\n")
+    tty = m.attach(Teletype(host))
+    outcome = Runner(m, tty).run(until_us=30e6)
+    assert outcome.reason == "end of input"
+    greeting = "ECHO READY\n" if name == "echo" else ""
+    assert host.output == greeting + "HELLO THERE\nP-K4\n"
+    # 17 keys in, each taking 100 ms at 110 baud: the run took at least that long in
+    # emulated time, plus the 2 s grace after the last character.
+    assert m.elapsed_us >= 17 * 100_000 + 2_000_000
+    assert tty.characters_in == 17
+
+
+def test_interrupt_echo_takes_keys_at_interrupt_level(programs: Programs) -> None:  # noqa: F811
+    m = Machine(engine="python")
+    m.pc = load_into(m.memory, load_file(programs.echoint))
+    host = ScriptedHost("AB", eof=False)
+    tty = m.attach(Teletype(host))
+    m.run(until_us=1e6)
+    assert host.output == "AB"
+    assert m.pi.active and m.pi.on == 0o100  # channel 1 on
+    assert tty.pia == 1
+    assert m.pc == load_file(programs.echoint).start + 3  # the main program's JRST .
