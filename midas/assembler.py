@@ -14,9 +14,11 @@ from pdp6.loader import JRST, SYM_GLOBAL, SYM_HALFKILLED, SYM_LOCAL
 
 from .conditionals import ConditionalMixin
 from .contexts import ProgramContext
+from .definitions import DefinitionMixin
 from .errors import AsmError, AssemblyAbort, EndOfPass
 from .expressions import MASK18, ExpressionMixin, to_signed
 from .literals import ConstantsArea, ConstantsMixin
+from .loops import LoopMixin
 from .macros import MacroMixin
 from .program import Program, SourceLine, SymbolEntry
 from .pseudos import PseudoMixin
@@ -28,10 +30,12 @@ from .symbols import F_GLOBAL, F_HALFKILL, F_KILL, F_PREDEF, VALUE, initial_tabl
 class Assembler(
     ReaderMixin,
     ExpressionMixin,
+    DefinitionMixin,
     StatementMixin,
     ConstantsMixin,
     ConditionalMixin,
     MacroMixin,
+    LoopMixin,
     PseudoMixin,
 ):
     """Assembles one main source file (and what it inserts) in two passes."""

@@ -1,0 +1,221 @@
+"""Assembly-time loops (reference 1.10): REPEAT with ``.RPCNT``, the IRP family with
+``.IRPCNT``, and leaving or jumping inside expansions (.STOP, .ISTOP, .GO, .TAG).
+
+A loop is a frame whose text is read again for each pass: REPEAT repeats one string;
+an IRP expands its body (scanned like a macro body) once per pass with the dummies bound
+to successive pieces of the IRP strings.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .expressions import SQUOZE, to_signed
+from .macros import END_EOL, MORE, expand
+from .source import EOF_CH, IRP, MACRO, REPEAT, Frame
+from .symbols import key, pseudo, special
+
+MAX_REPEAT = 1 << 20
+
+
+class LoopMixin:
+    """REPEAT, IRP and the expansion-control pseudo-ops (mixed into the assembler)."""
+
+    # --- REPEAT -------------------------------------------------------------------------
+    @pseudo("REPEAT")
+    def p_repeat(self, name: str) -> None:
+        start = self.pos
+        value, undefined = self.condition_value()
+        count = to_signed(value)
+        if undefined and self.pass_no == 1:
+            self.error("REPEAT count not defined yet (it would change the code between passes)",
+                       start)  # fmt: skip
+        if self.peek() == "[":
+            self.pos += 1
+            body = self.read_balanced("[", "]")
+            if body is None:
+                self.error("REPEAT: missing ']'", start)
+                return
+        else:
+            body = self.rest_of_line() + "\n"
+            self.skip_line_end()
+        if count > MAX_REPEAT:
+            self.error(f"REPEAT count {count} is too large", start)
+            return
+        if count > 0 and body:
+            frame = Frame(REPEAT, body + EOF_CH, self.site(start), "")
+            frame.passes = count
+            frame.body = body
+            self.push_frame(frame)
+
+    @special(".RPCNT")
+    def get_rpcnt(self) -> int:
+        return self.loop_count(REPEAT)
+
+    @special(".IRPCNT")
+    def get_irpcnt(self) -> int:
+        return self.loop_count(IRP)
+
+    def loop_count(self, kind: int) -> int:
+        for frame in reversed(self.frames):
+            if frame.kind == kind:
+                return frame.count
+        return 0
+
+    # --- IRP ----------------------------------------------------------------------------
+    @pseudo("IRP", "IRPC", "IRPS", "IRPW", "IRPNC")
+    def p_irp(self, name: str) -> None:
+        start = self.pos
+        limits = (0, 1, -1)
+        if name == "IRPNC":
+            limits = tuple(to_signed(self.condition_value()[0]) for _ in range(3))
+        groups = self.irp_groups()
+        if groups is None:
+            return
+        names: dict[str, int] = {}
+        for first, second, _text in groups:
+            for dummy in (first, second):
+                if dummy:
+                    names.setdefault(dummy, len(names))
+        parts = self.read_body(names, start)
+        if parts is None:
+            return
+        columns = [self.irp_split(name, text, limits) for _f, _s, text in groups]
+        passes = max((len(col) for col in columns), default=0)
+        texts = []
+        for p in range(passes):
+            args = [""] * len(names)
+            for (first, second, _text), col in zip(groups, columns, strict=True):
+                a, b = col[p] if p < len(col) else ("", "")
+                if second:
+                    args[names[second]] = b
+                if first:
+                    args[names[first]] = a
+            texts.append(expand(parts, args))
+        if texts:
+            frame = Frame(IRP, texts[0] + EOF_CH, self.site(start), name)
+            frame.passes = texts
+            self.push_frame(frame)
+
+    def irp_groups(self) -> list[tuple[str, str, str]] | None:
+        """The IRP header: groups ``first,second,string`` up to the body."""
+        groups = []
+        while True:
+            dummy_names = []
+            for _ in range(2):
+                c = self.skip_blanks()
+                dummy_names.append(key(self.read_run()) if c in SQUOZE else "")
+                if self.skip_blanks() != ",":
+                    self.error("IRP: a comma should follow each dummy name")
+                    self.rest_of_line()
+                    return None
+                self.pos += 1
+            text, how = self.scan_normal(backslash=False, paren=False)
+            groups.append((dummy_names[0], dummy_names[1], text or ""))
+            if how == MORE or (how != END_EOL and self.text[self.pos - 1] == "]"):
+                c = self.peek()
+                if c in SQUOZE or c == ",":
+                    if c == ",":
+                        self.pos += 1
+                    continue
+            if self.peek() != EOF_CH:
+                self.pos += 1  # the character ending the header is thrown away
+            return groups
+
+    def irp_split(self, name: str, text: str, limits: tuple) -> list[tuple[str, str]]:
+        """The (first, second) dummy values of each pass of one IRP group."""
+        if name == "IRPC":
+            return [(c, text[i + 1 :]) for i, c in enumerate(text)]
+        if name == "IRPS":
+            return [
+                (m.group(1), m.group(2))
+                for m in re.finditer(r"([A-Za-z0-9.$%]+)([^A-Za-z0-9.$%]?)", text)
+            ]
+        if name == "IRPW":
+            out = []
+            for line in text.split("\n"):
+                if line:
+                    first, _semi, second = line.partition(";")
+                    out.append((first, second))
+            return out
+        if name == "IRPNC":
+            skip, size, limit = limits
+            size = max(size, 1)
+            rest = text[max(skip, 0) :]
+            chunks = [rest[i : i + size] for i in range(0, len(rest), size)]
+            if limit >= 0:
+                chunks = chunks[:limit]
+            return [(c, "".join(chunks[i + 1 :])) for i, c in enumerate(chunks)]
+        return self.irp_elements(text)
+
+    @staticmethod
+    def irp_elements(text: str) -> list[tuple[str, str]]:
+        """IRP's split: commas and line ends separate; ``[...]`` protects and is dropped."""
+        out = []
+        i = 0
+        n = len(text)
+        if not text:
+            return out
+        while i <= n:
+            element = []
+            depth = 0
+            while i < n:
+                c = text[i]
+                if depth == 0 and c in ",\n":
+                    break
+                if c == "[":
+                    depth += 1
+                    if depth == 1:
+                        i += 1
+                        continue
+                elif c == "]" and depth:
+                    depth -= 1
+                    if depth == 0:
+                        i += 1
+                        continue
+                element.append(c)
+                i += 1
+            out.append(("".join(element), text[i + 1 :]))
+            i += 1
+        return out
+
+    # --- leaving and jumping ------------------------------------------------------------
+    @pseudo(".STOP", ".ISTOP")
+    def p_stop(self, name: str) -> None:
+        """Leave the innermost macro body or loop pass (``.ISTOP``: and the loop)."""
+        for depth in range(len(self.frames) - 1, 0, -1):
+            frame = self.frames[depth]
+            if frame.kind in (MACRO, REPEAT, IRP):
+                if name == ".ISTOP":
+                    frame.finished = True
+                del self.frames[depth + 1 :]
+                del self.cond_stack[frame.cond_depth :]
+                frame.pos = len(frame.text) - 1
+                self.text = frame.text
+                self.pos = frame.pos
+                return
+        self.error(f"{name} outside a macro or loop")
+
+    @pseudo(".GO")
+    def p_go(self, name: str) -> None:
+        """Continue after ``.TAG tag`` in the current expansion or an enclosing one."""
+        if self.skip_blanks() not in SQUOZE:
+            self.error(".GO needs a tag")
+            return
+        tag = self.read_run()
+        pattern = re.compile(r"\.TAG[ \t]+" + re.escape(tag) + r"(?![A-Za-z0-9.$%])", re.IGNORECASE)
+        for depth in range(len(self.frames) - 1, 0, -1):
+            frame = self.frames[depth]
+            m = pattern.search(frame.text)
+            if m:
+                del self.frames[depth + 1 :]
+                del self.cond_stack[frame.cond_depth :]
+                self.text = frame.text
+                self.pos = frame.pos = m.end()
+                return
+        self.error(f".GO {tag}: no .TAG {tag} in the enclosing macros and loops")
+
+    @pseudo(".TAG")
+    def p_tag(self, name: str) -> None:
+        if self.skip_blanks() in SQUOZE:
+            self.read_run()
