@@ -104,7 +104,6 @@ class Assembler(
         self.start_word = 0
         self.output_format = "sblk"
         self.nosyms = False
-        self.printed.clear()
 
     def run_pass(self, pass_no: int) -> bool:
         """One pass over the input; False if it had to stop early."""
