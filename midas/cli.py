@@ -171,9 +171,10 @@ def _write_all(files: dict[Path, bytes]) -> None:
     temps: list[tuple[str, Path]] = []
     umask = os.umask(0)
     os.umask(umask)
+    path = Path()
     try:
         for path, data in files.items():
-            fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+            fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
             temps.append((temp, path))
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
@@ -184,7 +185,7 @@ def _write_all(files: dict[Path, bytes]) -> None:
         for temp, _path in temps:
             if os.path.exists(temp):
                 os.unlink(temp)
-        click.echo(f"midas: cannot write {exc.filename}: {exc.strerror}", err=True)
+        click.echo(f"midas: cannot write {path}: {exc.strerror}", err=True)
         sys.exit(1)
 
 

@@ -141,3 +141,10 @@ def test_assembly_information_block(tmp_path: Path) -> None:
     assert words[info - 1] == 0o254000_000100  # right after the start instruction
     assert words[info + 1] == 0o777772_000001  # sub-block -6,,1
     assert words[info + 5] == 0o606257_470000  # SIXBIT /PROG/: P=60 R=62 O=57 G=47
+
+
+def test_unwritable_output(tmp_path: Path) -> None:
+    src = write(tmp_path)
+    code, _out, err = run(str(src), "-o", str(tmp_path / "no" / "such" / "dir.bin"))
+    assert code == 1 and "cannot write" in err and "dir.bin" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["prog.mid"]
