@@ -52,6 +52,12 @@ How it is simulated
     time of the CONO, so that an initialize leaves the beam where it really was and
     drops the points that would have come later.  The DATAI position between visible
     events is the one at the last event (exact whenever the 340 waits or stops).
+    Vectors and characters that can meet neither an edge nor the light pen are worked
+    out whole from cached tables (``fast``), which tests check against the step loops.
+    One approximation remains, for the light pen only: a resume in the middle of a word
+    clears the light-pen state from that moment, but if an initialize later replays
+    the same word, the replay does not repeat that clearing (only the light-pen flags
+    of the replayed part, which the initialize clears anyway, can differ).
 
 Host side
     ``points`` (a :class:`PointLog`) is the list of intensified points with times;
