@@ -28,7 +28,7 @@ from .symbols import (
     VALUE,
     Sym,
 )
-from .textcodes import SQUOZE_CHARS_SET, sixbit_code
+from .textcodes import SQUOZE_CHARS_SET, sixbit_code, upper_code
 
 MASK36 = (1 << 36) - 1
 MASK18 = (1 << 18) - 1
@@ -459,7 +459,7 @@ class ExpressionMixin:
             self.error(f"missing character after {q}")
             return 0
         if q == "^":
-            return ord(c.upper()) & 0o77
+            return upper_code(c) & 0o77
         value = 0
         while True:
             value = self.add_quoted_char(value, q, c)

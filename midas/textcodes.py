@@ -11,6 +11,7 @@ __all__ = [
     "sixbit_code",
     "sixbit_words",
     "squoze",
+    "upper_code",
 ]
 
 #: Characters allowed in symbols (upper and lower case).
@@ -44,9 +45,15 @@ def ascii_words(text: str, terminator: int | None = None) -> list[int]:
     return words
 
 
+def upper_code(c: str) -> int:
+    """The code of a character with ASCII lower case folded to upper case."""
+    code = ord(c)
+    return code - 0o40 if 0o141 <= code <= 0o172 else code
+
+
 def sixbit_code(c: str) -> int | None:
     """SIXBIT of one character (lower case folded), or None if it has none."""
-    code = ord(c.upper()) - 0o40
+    code = upper_code(c) - 0o40
     return code if 0 <= code <= 0o77 else None
 
 
