@@ -8,17 +8,39 @@ as ordinary Python.  ``ENABLED`` tells which engine this process uses.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+
+def _cache_dir() -> str:
+    """A numba cache directory named by a hash of every source the loop is built from.
+
+    numba keys its on-disk cache by the source file of the cached function only, but the
+    loop inlines routines from several modules; an edit to one of them would otherwise
+    leave a stale compiled loop in the cache.
+    """
+    here = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted([*here.glob("cpu/*.py"), here / "timing.py", here / "jit.py"]):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    base = os.environ.get("NUMBA_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME")
+    root = Path(base) if base else Path.home() / ".cache"
+    return str(root / "pdp6-numba" / digest.hexdigest()[:16])
+
 
 ENABLED = False
 if os.environ.get("PDP6_NOJIT", "") in ("", "0"):
     try:  # numba is optional: without it we fall back to plain Python
         import numba
 
+        numba.config.CACHE_DIR = _cache_dir()
         ENABLED = True
     except ImportError:  # pragma: no cover - depends on the environment
         ENABLED = False

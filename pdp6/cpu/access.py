@@ -25,13 +25,17 @@ from .state import (
     APR_PCCHEN,
     APR_PDLOV,
     APR_PIA,
+    CLOCK_NEXT,
+    CLOCK_PERIOD,
     DEVREQ,
     EA_LH,
+    EVENT,
     F_OV,
     F_PCCH,
     F_USER,
     FAULT,
     FLAGS,
+    HOST_EVENT,
     INHIBIT,
     MEMSIZE,
     PI_ACTIVE,
@@ -117,10 +121,31 @@ def apr_request(st) -> int:
 
 @jit_inline
 def pi_latch(st) -> None:
-    """OR the requests of channels that are on into PIR (done at every fetch)."""
+    """OR the requests of channels that are on, and not held, into PIR (at every fetch).
+
+    A held channel's request is not latched (aap ``set_pir``: pir &= ~pih), so a device
+    whose flag the handler clears does not interrupt a second time after the dismiss.
+    """
     on = st[PI_ON]
     if on:
-        st[PIR] |= (st[DEVREQ] | apr_request(st)) & on
+        st[PIR] |= (st[DEVREQ] | apr_request(st)) & on & ~st[PIH]
+
+
+@jit_inline
+def clock_due(st) -> bool:
+    """Advance the 60 Hz clock to the present; True if a host device is due for service.
+
+    Called at every fetch (cheaply: one comparison until something is due) and between
+    the steps of long instructions (indirect chains, BLT) so time-driven flags are on time.
+    """
+    t = st[TIME]
+    if t < st[EVENT]:
+        return False
+    while t >= st[CLOCK_NEXT]:
+        st[APR_CLKFLAG] = 1
+        st[CLOCK_NEXT] += st[CLOCK_PERIOD]
+    st[EVENT] = min(st[CLOCK_NEXT], st[HOST_EVENT])
+    return t >= st[HOST_EVENT]
 
 
 @jit_inline
@@ -141,6 +166,20 @@ def pi_takeable(st) -> int:
     if bit > st[PIH]:
         return bit
     return 0
+
+
+@jit_inline
+def interruptible(st, steps: int) -> bool:
+    """Whether a long chain (indirect words, XCT, UUO) should give up for now.
+
+    The processor samples PI between indirect steps, so an endless ``@`` loop does not
+    lock out interrupts or the clock; the emulator also ends such a chain now and then
+    (the instruction restarts, unchanged) so that ``run`` budgets and host devices work.
+    """
+    if clock_due(st):
+        return True
+    pi_latch(st)
+    return pi_takeable(st) != 0 or steps >= 0o10000
 
 
 @jit_inline
@@ -166,9 +205,5 @@ def effective_address(mem, st, ir: int) -> int:
         if st[FAULT]:
             return -1
         levels += 1
-        if levels & 0o77 == 0:
-            # The processor samples PI between indirect steps, so an endless @ loop
-            # does not lock out interrupts; we also give the run loop a chance to end.
-            pi_latch(st)
-            if pi_takeable(st) or levels >= 0o100000:
-                return -1
+        if interruptible(st, levels):
+            return -1

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..jit import jit, jit_inline
 from ..timing import SHIFT_PLACE_NS
-from .access import pi_latch, pi_takeable, read, write
+from .access import clock_due, pi_latch, pi_takeable, read, write
 from .arith import (
     add_flags,
     ash,
@@ -27,10 +27,7 @@ from .arith import (
     sub_flags,
 )
 from .state import (
-    APR_CLKFLAG,
     APR_PDLOV,
-    CLOCK_NEXT,
-    CLOCK_PERIOD,
     EA_LH,
     F_FPD,
     F_OV,
@@ -206,12 +203,11 @@ def exec_blt(mem, st, ac: int, e: int, npc: int, pc: int) -> int:
             # copies exactly one word.
             return npc
         ptr = (ptr + ONE_ONE) & M36
-        while st[TIME] >= st[CLOCK_NEXT]:
-            # The 60 Hz clock keeps ticking during a long copy and can stop it.
-            st[APR_CLKFLAG] = 1
-            st[CLOCK_NEXT] += st[CLOCK_PERIOD]
+        # The clock keeps ticking during a long copy; its interrupt, any other, or a
+        # host device falling due stops the copy, to be restarted from AC.
+        due = clock_due(st)
         pi_latch(st)
-        if pi_takeable(st):
+        if due or pi_takeable(st):
             mem[ac] = ptr
             return pc
 

@@ -13,25 +13,20 @@ from __future__ import annotations
 
 from ..jit import jit, jit_inline
 from ..timing import CORE_READ_NS
-from .access import effective_address, pi_latch, pi_takeable, read
+from .access import clock_due, effective_address, interruptible, pi_latch, pi_takeable, read
 from .compare import exec_compare
 from .fixed import exec_fixed
 from .floatbyte import exec_floatbyte
 from .io import exec_io
 from .logic import exec_boole, exec_half, exec_test
 from .state import (
-    APR_CLKFLAG,
-    CLOCK_NEXT,
-    CLOCK_PERIOD,
     COUNT,
     EA_LH,
-    EVENT,
     F_UIOT,
     F_USER,
     FAULT,
     FIRST,
     FLAGS,
-    HOST_EVENT,
     INHIBIT,
     IOQ_N,
     IOT_COUNTOUT,
@@ -63,6 +58,7 @@ def execute(mem, st, io, ioq, logic, ir: int, pc: int, npc: int) -> int:
     instructions that are illegal in user mode) stores ``op,AC,0,0,E`` in absolute 40
     and executes absolute 41 with relocation inhibited (reference 1.3).
     """
+    chain = 0
     while True:
         op = ir >> 27
         st[TIME] += logic[op]
@@ -74,14 +70,18 @@ def execute(mem, st, io, ioq, logic, ir: int, pc: int, npc: int) -> int:
             e = ir & RH
             st[EA_LH] = (ir >> 18) & RH
         ac = (ir >> 23) & 0o17
+        chain += 1
+        if chain & 0o77 == 0 and interruptible(st, chain):
+            return pc  # an endless XCT or UUO chain: let interrupts and the run loop in
         if op == 0o256:  # XCT
             ir = read(mem, st, e)
             if st[FAULT]:
                 return npc
             continue
+        # During the relocation inhibit after a UUO the processor is still in user mode
+        # (aap: only EX INH REL changes), so IOTs and JRST 4/10 at 41 are UUOs again.
         if op < 0o100 or (
             st[FLAGS] & F_USER
-            and st[INHIBIT] == 0
             and st[PI_CYCLE] == 0
             and ((op == 0o254 and ac & 0o14) or (op >= 0o700 and not st[FLAGS] & F_UIOT))
         ):
@@ -158,15 +158,9 @@ def run(mem, st, io, ioq, logic, bp, max_n: int) -> int:
     st[REASON] = 0
     first = st[FIRST]
     while n < max_n:
-        t = st[TIME]
-        if t >= st[EVENT]:
-            while t >= st[CLOCK_NEXT]:
-                st[APR_CLKFLAG] = 1
-                st[CLOCK_NEXT] += st[CLOCK_PERIOD]
-            st[EVENT] = min(st[CLOCK_NEXT], st[HOST_EVENT])
-            if t >= st[HOST_EVENT]:
-                reason = REASON_EVENT
-                break
+        if clock_due(st):
+            reason = REASON_EVENT
+            break
         if st[PI_ON] or st[PIR]:
             pi_latch(st)
             bit = pi_takeable(st)

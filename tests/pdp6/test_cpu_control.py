@@ -501,12 +501,6 @@ print(m.run(max_instructions=10).reason)
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="loop.py execute: XCT and UUO re-dispatch in a while loop with no exit, so "
-    "'XCT .' or a UUO whose 41 holds a UUO (e.g. zeroed core) never returns from run() "
-    "-- max_instructions, until_us and interrupts are all ignored",
-)
 def test_endless_xct_or_uuo_chain_does_not_hang_run() -> None:
     env = dict(os.environ, PDP6_NOJIT="1")
     procs = {

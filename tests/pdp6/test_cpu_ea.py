@@ -7,8 +7,6 @@ steps).  E in 0-17 addresses the ACs, and a program can run in the ACs.
 
 from __future__ import annotations
 
-import pytest
-
 from .conftest import PCCH, halt, ins, io
 
 IND = 0o000020_000000  # the I bit of an indirect word
@@ -95,12 +93,6 @@ class TestIndirect:
         assert m.memory[0o600] & 0o777777 == 0o102
         assert m.apr.clock_flag
 
-    @pytest.mark.xfail(
-        strict=True,
-        reason="access.py effective_address: the 60 Hz clock (and host device events) are "
-        "not advanced inside an indirect chain; the loop gives up only after 100000 "
-        "octal levels (~98 ms), so the clock interrupt comes ~80 ms late",
-    )
     def test_clock_interrupt_during_an_indirect_loop_is_on_time(self, machine) -> None:
         # The flag sets at 16666.67 us; the next indirect step samples PI (3 us per level).
         m = machine

@@ -302,12 +302,6 @@ class TestInterrupts:
         assert m.memory[0o700] == 1
         assert m.pc == 0o102
 
-    @pytest.mark.xfail(
-        strict=True,
-        reason="access.py pi_latch ORs requests of held channels into PIR; aap set_pir "
-        "drops them (pir &= ~pih).  The dismiss in fixed.exec_jrst clears the bit, so "
-        "only m.pi.requests shows it.",
-    )
     def test_pir_does_not_hold_a_request_of_a_held_channel(self, machine, run_program) -> None:
         machine.attach(FlagDevice(DEV))
         m = run_program(

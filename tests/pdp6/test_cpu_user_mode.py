@@ -201,12 +201,6 @@ class TestUuoRelocationInhibit:
         assert machine.pc == 0o102
         assert machine.user_mode
 
-    @pytest.mark.xfail(
-        strict=True,
-        reason="loop.py execute: during the UUO relocation inhibit the processor is still "
-        "in user mode (aap: ex_user stays set, only EX INH REL changes), but the "
-        "emulator treats it as exec mode and lets IOTs and JRST 4/10 run",
-    )
     def test_iot_during_the_uuo_inhibit_is_still_a_user_uuo(self, machine) -> None:
         code, mem = setup_mem([exit_uuo()])
         mem |= {
