@@ -14,6 +14,7 @@ from pdp6.loader import JRST, SYM_GLOBAL, SYM_HALFKILLED, SYM_LOCAL
 
 from .conditionals import ConditionalMixin
 from .contexts import ProgramContext
+from .data import DataMixin
 from .definitions import DefinitionMixin
 from .errors import AsmError, AssemblyAbort, EndOfPass
 from .expressions import MASK18, ExpressionMixin, to_signed
@@ -36,6 +37,7 @@ class Assembler(
     ConditionalMixin,
     MacroMixin,
     LoopMixin,
+    DataMixin,
     PseudoMixin,
 ):
     """Assembles one main source file (and what it inserts) in two passes."""
