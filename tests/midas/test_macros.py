@@ -302,3 +302,21 @@ P=17
     push, pop = 0o261740, 0o262740  # PUSH 17, and POP 17,
     assert words(src) == [3, 2, 1, xwd(push, 1), xwd(push, 2), xwd(push, 3),
                           xwd(pop, 3), xwd(pop, 2), xwd(pop, 1)]  # fmt: skip
+
+
+def test_evaluated_and_keepstrung_arguments() -> None:
+    # The manual's TYPECH #CHAR: an evaluated dummy is passed by value, so "; works.
+    src = "A=1\nP=17\nTYO=100\nDEFINE TYPECH #CHAR\n\tMOVEI A,CHAR\n\tPUSHJ P,TYO\nTERMIN\n"
+    assert words(src + 'TYPECH ";\n') == [xwd(0o201040, 0o73), xwd(0o260740, 0o100)]
+    # The manual's ASCNT &KSTR&: the delimiters stay with the argument.
+    src = "DEFINE ASCNT &KSTR&\n.LENGTH KSTR,,[ASCII KSTR]!TERMIN\n"
+    # (The body ends without a line end, and a call ended by one drops it: the ";"
+    # ends this call instead.)
+    assert words(src + 'ASCNT "AB" ;\nEND') == [xwd(2, 0o101), 0o406040_000000]
+
+
+def test_old_style_wholeline_and_bracket_call() -> None:
+    # "A/" is the old way of writing "-A" (whole line).
+    assert words("DEFINE W A/\nA\nTERMIN\nW 1,2\n") == [3]
+    # Any open bracket makes a parenthesized call.
+    assert words("DEFINE P2 A,B\n<A>+<B>\nTERMIN\nP2[1,2]\n") == [3]
