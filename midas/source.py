@@ -93,7 +93,7 @@ class ReaderMixin:
     frames: list[Frame]
     text: str
     pos: int
-    cond_stack: list[bool]
+    cond_stack: list[tuple]
     expansions: int
 
     # --- the stack ------------------------------------------------------------------------
@@ -111,11 +111,9 @@ class ReaderMixin:
         self.text = frame.text
         self.pos = frame.pos
 
-    def push_text(self, kind: int, text: str, name: str = "") -> Frame:
+    def push_text(self, kind: int, text: str) -> None:
         """Push ``text`` to be read next, remembering the current place as its origin."""
-        frame = Frame(kind, text + EOF_CH, self.site(), name)
-        self.push_frame(frame)
-        return frame
+        self.push_frame(Frame(kind, text + EOF_CH, self.site()))
 
     def pop_frame(self) -> bool:
         """At the end of the top frame: go on with the next text; False at the end of input."""
@@ -261,6 +259,4 @@ class ReaderMixin:
 _BALANCE_RES = {
     "[": re.compile(r"[\[\]\x00]"),
     "{": re.compile(r"[{}\x00]"),
-    "<": re.compile(r"[<>\x00]"),
-    "(": re.compile(r"[()\x00]"),
 }
