@@ -408,23 +408,23 @@ def disasm(file: Path, map_path: Path | None, no_symbols: bool) -> None:
       pdp6 disasm echo.bin
       pdp6 disasm echo.rim --no-symbols
     """
-    from .debugger import DebugError, halves, typeout
+    from .debugger import halves, program_symbols, typeout
     from .disasm import SymbolTable
     from .loader import LoaderError, load_file, read_line_map
 
     try:
         image = load_file(file)
-        symbols = dict(image.symbols)
         default_map = file.with_suffix(".map")
-        if map_path is not None or default_map.exists():
-            symbols.update(read_line_map(map_path or default_map).symbols)
-    except (LoaderError, DebugError) as exc:
+        use_map = map_path is not None or default_map.exists()
+        line_map = read_line_map(map_path or default_map) if use_map else None
+    except LoaderError as exc:
         raise click.ClickException(str(exc)) from None
-    table = SymbolTable({} if no_symbols else symbols)
+    symbols, hidden = program_symbols(image, line_map)
+    shown = {} if no_symbols else {n: v for n, v in symbols.items() if n not in hidden}
+    table = SymbolTable(shown)
     labels: dict[int, list[str]] = {}
-    if not no_symbols:
-        for name, value in symbols.items():
-            labels.setdefault(value, []).append(name)
+    for name, value in shown.items():
+        labels.setdefault(value, []).append(name)
     previous = None
     for addr in sorted(image.words):
         if previous is not None and addr != previous + 1:

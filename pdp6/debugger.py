@@ -13,6 +13,7 @@ with a message fit to show as it is.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,7 +21,14 @@ from .devices.papertape import PaperTapePunch, PaperTapeReader, tape_frames
 from .devices.teletype import Teletype, TeletypeHost
 from .disasm import SymbolTable, disassemble
 from .isa import OPCODES, UUO, decode
-from .loader import SYM_HALFKILLED, LoadedImage, LoaderError, load_file, read_line_map
+from .loader import (
+    SYM_HALFKILLED,
+    LineMap,
+    LoadedImage,
+    LoaderError,
+    load_file,
+    read_line_map,
+)
 from .machine import Machine, Stop
 from .memrefs import References, next_references
 from .readin import toggle_rim_loader
@@ -58,6 +66,19 @@ def typeout(word: int, table: SymbolTable) -> str:
     if word >> 27 == 0:
         return halves(word)
     return disassemble(word, table)
+
+
+def program_symbols(
+    image: LoadedImage, line_map: LineMap | None
+) -> tuple[dict[str, int], set[str]]:
+    """A program's symbols (from the binary and its line map) and which of them are
+    half-killed: usable in type-in, never typed out."""
+    symbols = dict(image.symbols)
+    hidden = {n for n, f in image.symbol_flags.items() if f & SYM_HALFKILLED}
+    if line_map is not None:
+        symbols.update(line_map.symbols)
+        hidden |= {n for n, f in line_map.symbol_flags.items() if "h" in f}
+    return symbols, hidden
 
 
 @dataclass
@@ -129,9 +150,12 @@ class Debugger:
 
     # --- programs -------------------------------------------------------------------
     def load(self, path: str | Path, map_path: str | Path | None = None) -> LoadedImage:
-        """Load an SBLK or RIM file; its symbols and the line map beside it (FILE.map)."""
+        """Load an SBLK or RIM file; its symbols and the line map beside it (FILE.map).
+        Both files are read and checked before memory changes."""
+        map_file = Path(map_path) if map_path else Path(path).with_suffix(".map")
         try:
             image = load_file(path)
+            line_map = read_line_map(map_file) if map_path or map_file.exists() else None
         except LoaderError as exc:
             raise DebugError(str(exc)) from None
         for addr in image.words:
@@ -139,24 +163,14 @@ class Debugger:
                 raise DebugError(f"{path}: loads {addr:06o}, beyond this machine's core")
         for addr, word in image.words.items():
             self.m.memory[addr] = word
-        symbols = dict(image.symbols)
-        hidden = {n for n, f in image.symbol_flags.items() if f & SYM_HALFKILLED}
-        map_file = Path(map_path) if map_path else Path(path).with_suffix(".map")
-        self.source = None
-        if map_path or map_file.exists():
-            try:
-                line_map = read_line_map(map_file)
-            except LoaderError as exc:
-                raise DebugError(str(exc)) from None
-            self.source = SourceMap(line_map, map_file.parent)
-            symbols.update(line_map.symbols)
-            hidden |= {n for n, f in line_map.symbol_flags.items() if "h" in f}
+        self.source = SourceMap(line_map, map_file.parent) if line_map else None
+        symbols, hidden = program_symbols(image, line_map)
         self.set_symbols(symbols, hidden)
         if image.start is not None:
             self.m.pc = image.start
         return image
 
-    def set_symbols(self, symbols: dict[str, int], hidden: set[str] = frozenset()) -> None:
+    def set_symbols(self, symbols: dict[str, int], hidden: Collection[str] = ()) -> None:
         """Symbols for type-in; all but the ``hidden`` (half-killed) ones also for type-out."""
         self.symbols = {name.upper(): value for name, value in symbols.items()}
         self.table = SymbolTable({n: v for n, v in symbols.items() if n not in hidden})

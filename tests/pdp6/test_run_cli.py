@@ -1,0 +1,218 @@
+"""``pdp6 run`` and ``pdp6 disasm`` driven through their command line (click's runner, and
+one real subprocess with a pipe): teletype over standard input and output, RIM and SBLK,
+read-in, time limits, the trace, tapes, the display, and clear errors."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from pdp6.cli import main
+
+from .console_helpers import (
+    ROOT,
+    Programs,
+    assemble,
+    pdp6_command,
+    programs,  # noqa: F401  (fixture)
+    subprocess_env,
+)
+
+
+def run(*args: str, input: str | None = None) -> Result:
+    return CliRunner().invoke(main, ["run", *args], input=input)
+
+
+def program(tmp_path: Path, name: str, source: str) -> Path:
+    src = tmp_path / f"{name}.mid"
+    src.write_text(source)
+    return assemble(src, tmp_path / f"{name}.bin")
+
+
+# --- the teletype on standard input and output ---------------------------------------------
+def test_echo_reads_standard_input_and_ends_with_it(programs: Programs) -> None:  # noqa: F811
+    result = run(str(programs.echo), "--engine", "python", input="hello\nP-K4\n")
+    assert result.exit_code == 0, result.output
+    # Lower case is typed as upper case (a Model 35 has none); CR LF comes out as \n.
+    assert result.stdout == "ECHO READY\nHELLO\nP-K4\n"
+
+
+def test_interrupt_driven_echo(programs: Programs) -> None:  # noqa: F811
+    result = run(str(programs.echoint), "--engine", "python", "--lowercase", input="Abc\n")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "Abc\n"
+
+
+def test_a_real_pipe_into_a_subprocess(programs: Programs) -> None:  # noqa: F811
+    done = subprocess.run(
+        [*pdp6_command(), "run", str(programs.echo)], input=b"HELLO\n",
+        capture_output=True, env=subprocess_env(), timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == b"ECHO READY\nHELLO\n"
+    assert b"Traceback" not in done.stderr
+
+
+def test_rim_file_loads_directly_and_through_the_read_in_loader(programs: Programs) -> None:  # noqa: F811
+    for extra in ([], ["--boot"]):
+        result = run(str(programs.echo_rim), "--engine", "python", "--baud", "fast", *extra,
+                     input="OK\n")  # fmt: skip
+        assert result.exit_code == 0, result.output
+        assert result.stdout == "ECHO READY\nOK\n", extra
+
+
+def test_verbose_says_why_the_run_ended(programs: Programs) -> None:  # noqa: F811
+    result = run(str(programs.echo), "--engine", "python", "--baud", "fast", "-v", input="")
+    assert result.exit_code == 0
+    assert re.search(r"waiting for input \(none left\) at TYI\+?1? \(00011[67]\)", result.stderr)
+
+
+def test_max_seconds_stops_in_emulated_time(programs: Programs) -> None:  # noqa: F811
+    result = run(str(programs.echo), "--engine", "python", "--max-seconds", "0.35", input="")
+    assert result.exit_code == 3
+    assert result.stdout.startswith("ECH")  # 3 or 4 characters at 10 a second
+    assert len(result.stdout.strip()) in (3, 4)
+    assert "time limit reached" in result.stderr and "0.350 s emulated" in result.stderr
+
+
+def test_halting_program_ends_the_run(tmp_path: Path) -> None:
+    binary = program(tmp_path, "hi", "GO:\tMOVEI 1,\"H\n\tDATAO TTY,1\n\tHALT .\n\tEND GO\n")
+    result = run(str(binary), "--engine", "python", "-v", input="")
+    assert result.exit_code == 0
+    assert result.stdout == "H\n"  # the newline closes the line before the report
+    assert "halted at GO+2 (000102)" in result.stderr
+
+
+# --- trace ----------------------------------------------------------------------------------
+def test_trace_writes_one_line_per_instruction(programs: Programs, tmp_path: Path) -> None:  # noqa: F811
+    trace = tmp_path / "echo.trace"
+    result = run(str(programs.echo), "--engine", "python", "--baud", "fast",
+                 "--trace", str(trace), "--grace", "0.01", "-v", input="A")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    lines = trace.read_text().splitlines()
+    count = int(re.search(r"after (\d+) instructions", result.stderr).group(1))
+    # The runner's loop sampling also runs instructions, and all of them are traced.
+    assert len(lines) >= count
+    assert re.fullmatch(r"000100 GO +MOVE 17,PDL\+20 +17=777760,,000131 +flags 000000", lines[0])
+    assert re.match(r"000103 GREET +ILDB 1,2 +2=350700,,000127 1=000000,,000105", lines[3])
+    assert any(re.match(r"000120 TYI\+2 +DATAI TTY,1 +1=000000,,000101", ln) for ln in lines)
+    assert all(re.match(r"\d{6} ", ln) and "flags" in ln for ln in lines)
+
+
+def test_trace_marks_interrupt_instructions(programs: Programs, tmp_path: Path) -> None:  # noqa: F811
+    trace = tmp_path / "echoint.trace"
+    result = run(str(programs.echoint), "--engine", "python", "--baud", "fast",
+                 "--trace", str(trace), "--grace", "0.01", input="Z")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^000042 PI1 +JSR TTYINT +TTYINT=", trace.read_text(), re.M)
+
+
+# --- tapes -----------------------------------------------------------------------------------
+PUNCH = """GO:\tCONO PTP,10\t\t; ready
+\tMOVE 2,[440700,,TEXT]
+NEXT:\tILDB 1,2
+\tJUMPE 1,DONE
+\tCONSO PTP,10
+\tJRST .-1
+\tDATAO PTP,1
+\tJRST NEXT
+DONE:\tCONSO PTP,10
+\tJRST .-1
+\tHALT .
+TEXT:\tASCIZ /HI!/
+\tEND GO
+"""
+
+COPY = """GO:\tCONO PTR,20\t\t; ASCII mode, start reading
+\tCONO TTY,10
+LOOP:\tCONSO PTR,10
+\tJRST .-1
+\tDATAI PTR,1
+\tCONSO TTY,10
+\tJRST .-1
+\tDATAO TTY,1
+\tJRST LOOP
+\tEND GO
+"""
+
+
+def test_punch_and_reader_files(tmp_path: Path) -> None:
+    tape = tmp_path / "out.tape"
+    result = run(str(program(tmp_path, "punch", PUNCH)), "--engine", "python",
+                 "--ptp", str(tape), input="")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert tape.read_bytes() == b"HI!"
+    result = run(str(program(tmp_path, "copy", COPY)), "--engine", "python", "--baud", "fast",
+                 "--ptr", str(tape), input="")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "HI!"  # as typed: no newline is added to a script's output
+
+
+# --- the display --------------------------------------------------------------------------
+def test_display_png_renders_the_340(tmp_path: Path) -> None:
+    pytest.importorskip("PIL")
+    refresh = ROOT / "tests/pdp6/programs/dis340_refresh.mid"
+    if not refresh.exists():
+        pytest.skip("the 340 test program is not in this checkout")
+    binary = assemble(refresh, tmp_path / "refresh.bin")
+    png = tmp_path / "screen.png"
+    result = run(str(binary), "--engine", "python", "--display-png", str(png),
+                 "--max-seconds", "0.1", input="")  # fmt: skip
+    assert result.exit_code in (0, 3), result.output
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# --- errors -------------------------------------------------------------------------------
+def test_missing_file_is_a_usage_error() -> None:
+    result = run("no-such.bin")
+    assert result.exit_code == 2
+    assert "no-such.bin" in result.output and "does not exist" in result.output
+
+
+def test_file_that_is_not_a_binary(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(b"not a PDP-6 binary\n")
+    result = run(str(junk))
+    assert result.exit_code == 1
+    assert f"Error: {junk}: 19 bytes is not a whole number of 9-byte word pairs" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_bad_baud_and_engine_options(programs: Programs) -> None:  # noqa: F811
+    result = run(str(programs.echo), "--baud", "slow")
+    assert result.exit_code == 2 and "'slow': a line speed such as 110, or 'fast'" in result.output
+    result = run(str(programs.echo), "--engine", "turbo")
+    assert result.exit_code == 2 and "turbo" in result.output
+
+
+def test_program_that_would_trap_forever_is_not_started(tmp_path: Path) -> None:
+    result = run(str(program(tmp_path, "uuo", "GO:\t0\n\tEND GO\n")), input="")
+    assert result.exit_code == 1
+    assert "would trap forever" in result.stderr
+
+
+# --- pdp6 disasm --------------------------------------------------------------------------
+def test_disasm_lists_words_with_symbols(programs: Programs) -> None:  # noqa: F811
+    result = CliRunner().invoke(main, ["disasm", str(programs.echo)])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "000100  GO:      200740,,000152  MOVE 17,PDL+20" in out
+    assert "000116  TYI:     712340,,000040  CONSO TTY,40" in out
+    assert "000125           712140,,000001  DATAO TTY,1" in out
+    assert out.rstrip().endswith("start GO (000100)")
+    plain = CliRunner().invoke(main, ["disasm", str(programs.echo_rim), "--no-symbols"])
+    assert "000100           200740,,000152  MOVE 17,152" in plain.output
+    assert "GO" not in plain.output.replace("GOTO", "")
+
+
+def test_disasm_of_a_file_that_is_not_a_binary(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(b"xyz")
+    result = CliRunner().invoke(main, ["disasm", str(junk)])
+    assert result.exit_code == 1
+    assert result.output == f"Error: {junk}: 3 bytes is not a whole number of 9-byte word " \
+        "pairs (3 bytes left over at offset 0)\n"
