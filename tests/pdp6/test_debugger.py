@@ -1,0 +1,276 @@
+"""The debugger engine (``pdp6.debugger``) on the example programs: locations, examine
+and deposit, breakpoints of all kinds, step/next/finish, the stack, source lines, tapes
+and read-in."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from pdp6 import Machine
+from pdp6.debugger import DebugError, Debugger
+from pdp6.devices import ScriptedHost
+
+from .console_helpers import Programs, programs  # noqa: F401  (fixture)
+
+
+def debugger(path: Path, keys: str = "") -> Debugger:
+    dbg = Debugger(Machine(engine="python"), ScriptedHost(keys), baud=None, grace_us=50_000)
+    dbg.load(path)
+    return dbg
+
+
+@pytest.fixture
+def echo(programs: Programs) -> Debugger:  # noqa: F811
+    return debugger(programs.echo)
+
+
+def sym(dbg: Debugger, name: str) -> int:
+    return dbg.symbols[name]
+
+
+# --- loading, names, locations --------------------------------------------------------------
+def test_load_sets_symbols_pc_and_source(echo: Debugger) -> None:
+    assert echo.m.pc == sym(echo, "GO") == 0o100
+    assert echo.source is not None
+    assert echo.where(0o100) == "echo.mid:11"
+    assert echo.stack_ac == 0o17  # the program's P
+    assert "PDLEN" in echo.symbols  # half-killed: usable in type-in ...
+    assert "PDLEN" not in echo.examine(0o20)  # ... never typed out
+
+
+def test_addresses_by_expression_and_source_line(echo: Debugger) -> None:
+    assert echo.address("TYO+2") == 0o125
+    assert echo.address("125") == 0o125
+    assert echo.address("echo.mid:35") == sym(echo, "TYO")
+    assert echo.address(":35") == sym(echo, "TYO")  # the main file
+    assert echo.address("echo.mid:34") == sym(echo, "TYO")  # a comment: the next code line
+    assert echo.address(".+1") == 0o101  # . is the PC
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("ZORK", "unknown symbol ZORK"),
+        ("echo.mid:999", "echo.mid:999: no code at or after line 999"),
+        ("other.mid:3", "no source file 'other.mid' in this program (echo.mid)"),
+        ("echo.mid:x", "the line after ':' must be a decimal number"),
+        ("GO+", "ends where a value should follow"),
+        ("1000000", "address 1000000 is outside 0-777777"),
+    ],
+)
+def test_bad_locations_say_what_is_wrong(echo: Debugger, text: str, message: str) -> None:
+    with pytest.raises(DebugError, match=re.escape(message)):
+        echo.address(text)
+
+
+def test_source_lines_need_a_map(programs: Programs, tmp_path: Path) -> None:  # noqa: F811
+    rim = tmp_path / "echo.rim"  # no echo.map beside it here
+    rim.write_bytes(programs.echo_rim.read_bytes())
+    dbg = debugger(rim)
+    assert dbg.source is None and dbg.symbols == {}
+    with pytest.raises(DebugError, match="no source-line map is loaded"):
+        dbg.address("echo.mid:12")
+    with pytest.raises(DebugError, match="no source-line map is loaded"):
+        dbg.listing()
+
+
+def test_examine_and_deposit_are_symbolic(echo: Debugger) -> None:
+    assert echo.examine(0o100) == "000100 GO/         200740,,000152   MOVE 17,PDL+20"
+    assert echo.examine(0o153).endswith("ANDCB 16,HELLO")  # a byte pointer, as DDT types it
+    word = echo.deposit(0o101, "MOVE 1,@TYO+3(2)")
+    assert word == 0o200062_000126
+    assert echo.examine(0o101).endswith("MOVE 1,@TYO+3(2)")
+    assert echo.deposit(0o102, "-1,,LOOP") == 0o777777_000107
+    with pytest.raises(DebugError, match="accumulator 20 is not 0-17"):
+        echo.deposit(0o100, "MOVE 20,GO")
+    assert echo.m.memory[0o100] == 0o200740_000152  # unchanged by the failed deposit
+
+
+# --- execute breakpoints, step, next, finish ------------------------------------------------------
+def test_break_at_a_label_stops_before_it_and_continue_goes_on(echo: Debugger) -> None:
+    echo.add_break(sym(echo, "TYO"))
+    report = echo.go()
+    assert report.outcome.reason == "breakpoint"
+    assert report.text.splitlines() == [
+        "breakpoint at TYO (000123)  CONSO TTY,10",
+        "echo.mid:35  TYO:    CONSO TTY,10            ; output flag: the last character has gone",
+    ]
+    assert echo.host.output == ""  # type: ignore[attr-defined]
+    assert echo.resume().outcome.reason == "breakpoint"
+    assert echo.host.output == "E"  # type: ignore[attr-defined]  # one character per stop
+
+
+def test_break_at_file_line(echo: Debugger) -> None:
+    echo.add_break(echo.address("echo.mid:20"))  # PUSHJ P,TYO after reading a key
+    echo.type_keys("K")
+    report = echo.go()
+    assert report.outcome.reason == "breakpoint" and echo.m.pc == 0o110
+    assert echo.m.memory[1] == ord("K")
+
+
+def test_step_goes_into_calls_and_next_over_them(echo: Debugger) -> None:
+    echo.add_break(sym(echo, "LOOP"))
+    echo.go()
+    echo.remove_break(sym(echo, "LOOP"))
+    assert echo.step().outcome.reason == "step" and echo.m.pc == sym(echo, "TYI")
+    echo.finish()
+    echo.m.pc = sym(echo, "LOOP")
+    echo.type_keys("Q")
+    report = echo.next()  # the whole of TYI, waiting for the key included
+    assert report.outcome.reason == "step"
+    assert echo.m.pc == sym(echo, "LOOP") + 1
+    assert echo.m.memory[1] == ord("Q")
+    assert report.text.startswith("LOOP+1 (000110)  PUSHJ 17,TYO\necho.mid:20")
+
+
+def test_next_stops_at_a_breakpoint_inside_the_call(echo: Debugger) -> None:
+    echo.add_break(sym(echo, "LOOP"))
+    echo.go()
+    echo.add_break(sym(echo, "TYI") + 2)
+    echo.type_keys("X")
+    report = echo.next()
+    assert report.outcome.reason == "breakpoint" and echo.m.pc == sym(echo, "TYI") + 2
+
+
+def test_finish_returns_to_the_caller_and_pops_the_frame(echo: Debugger) -> None:
+    echo.add_break(sym(echo, "TYO"))
+    echo.go()  # called from GREET+2
+    before = echo.m.memory[0o17]
+    report = echo.finish()
+    assert report.outcome.reason == "finish"
+    assert echo.m.pc == sym(echo, "GREET") + 3
+    assert echo.m.memory[0o17] == before - 0o1_000001  # one word popped
+    assert report.text.startswith("returned at GREET+3 (000106)  JRST GREET")
+
+
+def test_finish_without_a_frame_is_refused(echo: Debugger) -> None:
+    with pytest.raises(DebugError, match=r"stack pointer \(AC 17\) is 000000,,000000"):
+        echo.finish()
+
+
+def test_stack_and_backtrace(echo: Debugger) -> None:
+    echo.add_break(sym(echo, "TYO"))
+    echo.go()
+    assert echo.backtrace() == [
+        "#0  TYO (000123), echo.mid:35",
+        "#1  GREET+2 (000105), echo.mid:16",
+    ]
+    lines = echo.stack(2)
+    assert lines[0] == "stack pointer AC 17 = 777761,,000132"
+    assert lines[1].startswith("  000132 PDL/")
+    assert lines[1].endswith("<- return to GREET+3 (000106), echo.mid:16")
+
+
+def test_listing_marks_the_current_line(echo: Debugger) -> None:
+    lines = echo.listing(sym(echo, "TYO"), context=1)
+    assert lines == [
+        "     34  ;;; TYO: wait until the printer is free, then type the character in A.",
+        "=>   35  TYO:    CONSO TTY,10            ; output flag: the last character has gone",
+        "     36          JRST .-1",
+    ]
+
+
+# --- watchpoints, read and write breakpoints (single-stepped) -----------------------------------
+def test_watch_stops_when_the_word_changes(echo: Debugger) -> None:
+    pdl = sym(echo, "PDL")
+    assert echo.add_break(pdl, "change") == "watching PDL (000132), now 000000,,000000"
+    report = echo.go()
+    assert report.outcome.reason == "watch"
+    assert report.outcome.message == "PDL (000132) changed: 000000,,000000 -> 000000,,000106"
+    assert echo.m.pc == sym(echo, "TYO")  # stopped after the PUSHJ that pushed
+
+
+def test_write_breakpoint_names_the_instruction(echo: Debugger) -> None:
+    echo.add_break(1, "write")
+    report = echo.go()
+    assert report.outcome.message == (
+        "write to 000001 by GREET (000103) ILDB 1,2: 000000,,000000 -> 000000,,000105"
+    )
+    assert echo.m.pc == sym(echo, "GREET") + 1
+
+
+def test_write_breakpoint_catches_a_store_of_the_same_value(echo: Debugger) -> None:
+    echo.m.memory[0o17] = 0o777760_000131  # what MOVE P,[...] is about to store
+    echo.add_break(0o17, "write")
+    report = echo.go()
+    assert report.outcome.reason == "watch" and echo.m.pc == 0o101
+
+
+def test_read_breakpoint(echo: Debugger) -> None:
+    echo.add_break(sym(echo, "HELLO") + 1, "read")
+    report = echo.go()
+    assert report.outcome.message == "read of HELLO+1 (000130) by GREET (000103) ILDB 1,2"
+    assert echo.host.output == "ECHO "  # type: ignore[attr-defined]  # the first word's five
+
+
+def test_write_by_an_interrupt_instruction(programs: Programs) -> None:  # noqa: F811
+    dbg = debugger(programs.echoint, "A")
+    dbg.add_break(sym(dbg, "TTYINT"), "write")
+    report = dbg.go()
+    assert report.outcome.message.startswith(
+        "write to TTYINT (000104) by PI channel 1 000042 JSR TTYINT: 000000,,000000 ->"
+    )
+    assert dbg.m.pc == sym(dbg, "TTYINT") + 1
+
+
+def test_breakpoints_listed_and_removed(echo: Debugger) -> None:
+    echo.add_break(sym(echo, "TYO"))
+    echo.add_break(sym(echo, "PDL"), "write")
+    assert echo.break_list() == ["execute  TYO (000123), echo.mid:35", "write    PDL (000132)"]
+    assert echo.remove_break(sym(echo, "TYO")) == "removed execute breakpoint at TYO (000123)"
+    with pytest.raises(DebugError, match="no breakpoint or watch at TYO"):
+        echo.remove_break(sym(echo, "TYO"))
+    echo.clear_breaks()
+    assert echo.break_list() == [] and echo.m.breakpoints == set()
+
+
+# --- state, tapes, read-in ----------------------------------------------------------------
+def test_registers_and_devices(echo: Debugger) -> None:
+    regs = echo.registers()
+    assert regs[0] == "PC 000100 GO (000100)   flags 000000 (-)"
+    assert regs[1].startswith(" 0 000000,,000000")
+    assert "PI off" in regs[6]
+    devices = echo.devices()
+    assert devices[2].startswith("TTY  120  CONI 000000  fast; 0 in, 0 out")
+
+
+def test_tapes_and_boot(programs: Programs, tmp_path: Path) -> None:  # noqa: F811
+    dbg = Debugger(Machine(engine="python"), ScriptedHost("HI\n"), baud=None, grace_us=50_000)
+    with pytest.raises(DebugError, match="no tape in the reader"):
+        dbg.boot()
+    assert dbg.attach_tape("ptr", programs.echo_rim).endswith("(binary words)")
+    report = dbg.boot()
+    assert report.outcome.reason == "end of input"
+    assert dbg.host.output == "ECHO READY\nHI\n"  # type: ignore[attr-defined]
+    text = tmp_path / "text.tape"
+    text.write_bytes(b"ABC")
+    assert dbg.attach_tape("ptr", text) == f"ptr: {text} mounted, 3 frames (frames)"
+    assert dbg.detach("ptr") == f"ptr: {text} removed"
+    punch = tmp_path / "punch.tape"
+    dbg.attach_tape("ptp", punch)
+    dbg.ptp.punched += b"XY"
+    assert dbg.detach("ptp") == f"ptp: 2 frames written to {punch}"
+    assert punch.read_bytes() == b"XY"
+    with pytest.raises(DebugError, match="no device 'lpt'"):
+        dbg.attach_tape("lpt", text)
+    with pytest.raises(DebugError, match="cannot read /no/such/tape"):
+        dbg.attach_tape("ptr", "/no/such/tape")
+
+
+def test_reset_clears_devices_and_pi(programs: Programs) -> None:  # noqa: F811
+    dbg = debugger(programs.echoint)
+    dbg.resume(until_us=100_000)
+    assert dbg.m.pi.active and dbg.tty.pia == 1
+    dbg.reset()
+    assert not dbg.m.pi.active and dbg.m.pi.on == 0 and dbg.tty.pia == 0
+
+
+def test_a_trap_that_would_never_end_is_refused() -> None:
+    dbg = Debugger(Machine(engine="python"), ScriptedHost(), baud=None)
+    with pytest.raises(DebugError, match="would trap forever"):
+        dbg.step()
+    report = dbg.go(0)
+    assert report.outcome.reason == "stuck" and "would trap forever" in report.text
