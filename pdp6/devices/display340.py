@@ -54,10 +54,9 @@ How it is simulated
     events is the one at the last event (exact whenever the 340 waits or stops).
     Vectors and characters that can meet neither an edge nor the light pen are worked
     out whole from cached tables (``fast``), which tests check against the step loops.
-    One approximation remains, for the light pen only: a resume in the middle of a word
-    clears the light-pen state from that moment, but if an initialize later replays
-    the same word, the replay does not repeat that clearing (only the light-pen flags
-    of the replayed part, which the initialize clears anyway, can differ).
+    A resume in the middle of a word (which clears the light-pen state) replays the
+    word up to its time too, and is remembered, so that a later replay of the same
+    word clears the light pen at the same moment.
 
 Host side
     ``points`` (a :class:`PointLog`) is the list of intensified points with times;
@@ -298,6 +297,8 @@ class Display340(Device):
         self._mark = 0  # len(points) when the plan started
         self._half = (0, 0)  # (18-bit word, start time) of the plan
         self._resumes: list[int] = []  # resume times after light-pen pauses in the plan
+        self._clears: list[int] = []  # resumes in the plan that cleared the light pen
+        self._yielded = ""  # what the plan's generator last yielded
         self._resume_idx = 0
         self._lp_used = False  # the plan touched the light-pen logic
         # statistics
@@ -446,11 +447,13 @@ class Display340(Device):
                 self._drive()
                 return
             if self._lp_used:
-                self._cut(now)
+                # replay to now, clear, go on; a later replay repeats the clearing
+                self._cut(now, initialize=False)
                 self.lp_enable = self.lp_find = self.lp_flag = 0
+                self._clears.append(now)
                 self._show()
                 self._limit = NEVER
-                if self._gen is not None:
+                if self._gen is not None and self._yielded == _LIMIT:
                     self._drive()
                 return
             return  # the light-pen state is clear all through this word: nothing to do
@@ -487,6 +490,7 @@ class Display340(Device):
         self._mark = len(self.points)
         self._half = (br, t0)
         self._resumes = []
+        self._clears = []
         self._resume_idx = 0
         self._paused_at = NEVER
         self._lp_used = bool(self.lp_enable or self.lp_find or self.lp_flag)
@@ -501,26 +505,45 @@ class Display340(Device):
         """Run the plan until it ends, pauses on the light pen, or passes the limit."""
         assert self._gen is not None
         try:
-            next(self._gen)
+            self._yielded = next(self._gen)
         except StopIteration:
             self._gen = None
+            self._yielded = ""
 
-    def _cut(self, t: int) -> None:
+    def _cut(self, t: int, initialize: bool = True) -> None:
         """Replay the current word from its start up to time ``t`` (a CONO at ``t``):
-        afterwards the 340's state, the points and the events are those of time ``t``,
-        and ``self._gen`` (if not None) is suspended at the first step after ``t``."""
+        afterwards the 340's state is that of time ``t`` and ``self._gen`` (if not None)
+        is suspended at the first step after ``t``.  For an initialize, the points and
+        events after ``t`` (of a step begun before it) are dropped: they never happen;
+        for a resume they are kept, as the step goes on."""
         self._restore(self._snap)
         self.points.truncate(self._mark)
         self._events.clear()
         self._resume_idx = 0
         self._paused_at = NEVER
-        self._limit = t
         br, t0 = self._half
         self.rfd = 0
         self._gen = self._plan(br, t0)
-        self._drive()
-        self.points.drop_after(t)
-        self._events.clear()  # those up to t were applied already; none later happened
+        self._yielded = ""
+        # light-pen clearings by resumes earlier in this word happen again on the way
+        for c in self._clears:
+            if c >= t:
+                break
+            self._limit = c
+            self._drive()
+            if self._gen is None or self._yielded != _LIMIT:
+                break
+            self.lp_enable = self.lp_find = self.lp_flag = 0
+        self._limit = t
+        if self._gen is not None and self._yielded in ("", _LIMIT):
+            self._drive()
+        if initialize:
+            self.points.drop_after(t)
+            self._events.clear()  # those up to t were applied already
+        else:
+            later = [e for e in self._events if e[0] > t]
+            self._events.clear()
+            self._events.extend(later)
 
     def _end(self, t: int, state: int) -> None:
         self._t_end = t

@@ -621,6 +621,49 @@ def test_fast_paths_change_nothing_visible(actions, pen) -> None:
     assert runs[0] == runs[1]
 
 
+def _lp_run(words: list[int], pen, conos: list[tuple[int, int]]) -> Rig:
+    """Light pen on, beam at (500, 500) in vector mode, then ``words`` fed at once (one
+    pair) and the CONOs at their times (ns after the feed)."""
+    r = Rig()
+    r.cono(0o100 | 0o67)
+    r.d.pen = pen
+    r.feed([param(mode=NPNT, lp=True), py(500), px(500, mode=NPAR), param(mode=NVEC)])
+    r.settle()
+    t0 = r.t
+    r.d.datao((words[0] << 18) | words[1])
+    for at, value in conos:
+        r.run_to(t0 + at)
+        r.d.cono(value)
+    r.run_to(t0 + 10**7)
+    return r
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    dx=st.integers(-60, 60),
+    dy=st.integers(-60, 60),
+    hit=st.integers(0, 60),
+    resume=st.integers(0, 400_000),
+    init=st.integers(0, 400_000),
+)
+def test_cono_mid_word_changes_nothing_before_it(dx, dy, hit, resume, init) -> None:
+    """A resume in the middle of a word drops nothing drawn; an initialize at T leaves
+    everything before T as it was, even after an earlier resume in the same word."""
+    words = [vec(dx, dy), vec(-dx, -dy)]
+    pen = (500 + dx * hit // 60, 500 + dy * hit // 60)  # somewhere on the first vector
+    init = max(init, resume + 1)
+    far = _lp_run(words, (0, 1023), [])
+    far_resumed = _lp_run(words, (0, 1023), [(resume, 0o67)])
+    assert far_resumed.points() == far.points()  # no hit: a resume changes nothing
+    resumed = _lp_run(words, pen, [(resume, 0o67)])
+    both = _lp_run(words, pen, [(resume, 0o67), (init, 0o167)])
+    t_init = both.t - 10**7 + init
+    assert [p for p in both.points() if p[3] <= t_init] == [
+        p for p in resumed.points() if p[3] <= t_init
+    ]
+    assert all(p[3] <= t_init for p in both.points())
+
+
 def test_keep_ns_bounds_the_point_list_and_keeps_the_recent_points() -> None:
     words = [vec(20, 20), vec(-20, -20)] * 300
     full = rig_at(100, 100, 4)
