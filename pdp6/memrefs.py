@@ -163,11 +163,7 @@ def _instruction(r: _Refs, word: int, depth: int) -> None:
     elif fam == UUO:
         r.write(0o40)
     elif fam in (MOVE, ADDSUB, BOOLE, HALF):
-        function = (op - 0o400) >> 2
-        reads_e = not (fam == BOOLE and function in _BOOLE_IGNORES_E)
-        reads_ac = mode == "M" if fam == MOVE else not (
-            fam == BOOLE and function in _BOOLE_IGNORES_AC
-        )
+        reads_e, reads_ac = _reads_operands(op, fam, mode)
         _routed(r, mode, ac, e, reads_e, reads_ac, (ac,))
     elif fam == MULDIV:
         double = op >= 0o224  # MUL, IDIV, DIV leave two words
@@ -224,6 +220,20 @@ def _instruction(r: _Refs, word: int, depth: int) -> None:
             r.write(ac)
     elif fam == IOT:
         _iot(r, word, e)
+
+
+def _reads_operands(op: int, fam: str, mode: str) -> tuple[bool, bool]:
+    """(reads E, reads the AC) for the move, add/sub, boolean and half-word families:
+    an operand that is only a destination is not read (MOVEM, SETZM, HRRZM ...)."""
+    if fam == MOVE:
+        return mode in ("", "S"), mode == "M"
+    if fam == BOOLE:
+        function = (op - 0o400) >> 2
+        return function not in _BOOLE_IGNORES_E, function not in _BOOLE_IGNORES_AC
+    if fam == HALF:  # HLL, HRL, HRR, HLR keep the other half of the destination
+        keeps = len(OPCODES[op].name.rstrip("IMS")) == 3
+        return mode in ("", "S") or keeps, mode == "M" or keeps
+    return True, True
 
 
 def _routed(

@@ -1,0 +1,78 @@
+"""DDT-style type-in (``pdp6.typein``): what the console and debugger read as words and
+addresses.  Every word the disassembler writes reads back as the same word."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pdp6.disasm import disassemble
+from pdp6.typein import TypeinError, parse_address, parse_word
+
+SYMBOLS = {"FOO": 0o200, "BAR": 0o300, "P": 0o17, "BUF": 0o400, "A.B": 0o1000}
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        ("MOVE 1,@FOO+3(2)", 0o200062_000203),
+        ("move 1,@foo+3(2)", 0o200062_000203),  # case does not matter
+        ("DATAO TTY,BUF", 0o712140_000400),  # a device where the AC goes
+        ("CONSO TTY,40", 0o712340_000040),
+        ("1,,-2", 0o000001_777776),
+        ("-1,,FOO", 0o777777_000200),
+        ("JRST 4,", 0o254200_000000),
+        ("HALT .", 0o254200_000100),  # . is the current location
+        ("AOS (P)", 0o350017_000000),
+        ("POPJ P,", 0o263740_000000),
+        ("MOVE 1,-1(P)", 0o200057_777777),
+        ("PUSHJ P,BAR", 0o260740_000300),
+        ("JOV FOO", 0o255400_000200),  # an alias with its AC bits
+        ("40^11 1,2", 0o040040_000002),  # how the disassembler writes a UUO
+        ("1,FOO", 0o000040_000200),  # AC and address, no opcode
+        ("@FOO", 0o000020_000200),
+        ("-1", 0o777777_777777),  # a full-word value
+        ("10.", 10),  # decimal
+        ("FOO + 3", 0o203),
+        ("A.B-1", 0o777),
+    ],
+)
+def test_words(text: str, word: int) -> None:
+    assert parse_word(text, SYMBOLS, dot=0o100) == word
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("ZORK", "unknown symbol ZORK"),
+        ("8", "8 is not octal (write 8. for decimal)"),
+        ("MOVE 20,FOO", "accumulator 20 is not 0-17"),
+        ("DATAO 121,FOO", "device code 121 is not a multiple of 4"),
+        ("MOVE 1,FOO(20)", "index register 20 is not 0-17"),
+        ("MOVE 1,FOO)", "unexpected ')'"),
+        ("MOVE 1,(2", "expected ')'"),
+        ("1000000000000", "does not fit in 36 bits"),
+        ("FOO#", "cannot read '#'"),
+        ("", "a value is missing"),
+    ],
+)
+def test_bad_words(text: str, message: str) -> None:
+    with pytest.raises(TypeinError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        parse_word(text, SYMBOLS)
+
+
+def test_addresses() -> None:
+    assert parse_address("FOO+1", SYMBOLS) == 0o201
+    assert parse_address(".-1", SYMBOLS, dot=0o100) == 0o77
+    with pytest.raises(TypeinError, match="address -1 is outside 0-777777"):
+        parse_address("-1")
+    with pytest.raises(TypeinError, match="unexpected 'BAR' in address"):
+        parse_address("FOO BAR", SYMBOLS)
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.integers(0, (1 << 36) - 1), st.booleans())
+def test_every_disassembled_word_reads_back(word: int, with_symbols: bool) -> None:
+    symbols = SYMBOLS if with_symbols else None
+    assert parse_word(disassemble(word, symbols), symbols) == word
