@@ -58,6 +58,16 @@ TEST = "test"
 IOT = "iot"
 
 
+#: Every family, in the order of their numeric ids (the CPU dispatches on the id).  The
+#: seven compare/jump/skip families are consecutive so one range test finds them.
+FAMILIES = (
+    UUO, NOOP, FSC, IBP, BYTE, FLOAT, MOVE, MULDIV, SHIFT, EXCH, BLT, AOBJ, JRST, JFCL,
+    XCT, STACK, JUMPS, ADDSUB, COMPARE, JUMP, SKIP, AOJ, AOS, SOJ, SOS, BOOLE, HALF, TEST,
+    IOT,
+)  # fmt: skip
+FAMILY_ID = {name: i for i, name in enumerate(FAMILIES)}
+
+
 @dataclass(frozen=True)
 class Op:
     """One opcode: its number, MIDAS mnemonic, family and mode."""

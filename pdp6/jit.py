@@ -27,7 +27,8 @@ def _cache_dir() -> str:
     """
     here = Path(__file__).resolve().parent
     digest = hashlib.sha256()
-    for path in sorted([*here.glob("cpu/*.py"), here / "timing.py", here / "jit.py"]):
+    sources = [*here.glob("cpu/*.py"), here / "timing.py", here / "isa.py", here / "jit.py"]
+    for path in sorted(sources):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     base = os.environ.get("NUMBA_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME")

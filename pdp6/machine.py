@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from . import timing
-from .cpu import engines
+from .cpu import engines, optable
 from .cpu import state as S
 from .iobus import NEVER, Device, IOBus
 from .memory import ADDRESS_SPACE, Memory
@@ -133,20 +133,20 @@ class Machine:
         self.engine = engine or engines.ENGINES[0]
         self._run = engines.run_function(self.engine)
         python = self.engine == "python"
-        logic = timing.logic_table()
+        optab = optable.build()
         if python:
             self._mem: Any = [0] * ADDRESS_SPACE
             self._st: Any = [0] * S.SIZE
             self._io: Any = [0] * 384
             self._ioq: Any = [0] * (3 * S.IOQ_MAX)
-            self._logic: Any = [int(x) for x in logic]
+            self._optab: Any = [int(x) for x in optab]
             self._bp: Any = bytearray(ADDRESS_SPACE)
         else:
             self._mem = np.zeros(ADDRESS_SPACE, dtype=np.int64)
             self._st = np.zeros(S.SIZE, dtype=np.int64)
             self._io = np.zeros(384, dtype=np.int64)
             self._ioq = np.zeros(3 * S.IOQ_MAX, dtype=np.int64)
-            self._logic = logic
+            self._optab = optab
             self._bp = np.zeros(ADDRESS_SPACE, dtype=np.uint8)
         self._deadline = NEVER
         self._synced_breakpoints: set[int] = set()
@@ -260,7 +260,7 @@ class Machine:
                 else:
                     budget = CHUNK
                 code = self._run(
-                    self._mem, st, self._io, self._ioq, self._logic, self._bp, budget
+                    self._mem, st, self._io, self._ioq, self._optab, self._bp, budget
                 )
                 self._drain_io()
                 if code == S.REASON_HALT:

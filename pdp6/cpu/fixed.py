@@ -322,47 +322,34 @@ def exec_jumps(mem, st, op: int, ac: int, e: int, npc: int) -> int:
 
 
 @jit
-def exec_fixed(mem, st, ir: int, op: int, ac: int, e: int, npc: int, pc: int) -> int:
-    """Dispatch 200-277 by family."""
-    if op < 0o220:
-        exec_move(mem, st, op, ac, e)
-    elif op < 0o240:
-        exec_muldiv(mem, st, op, ac, e)
-    elif op < 0o250:
-        exec_shift(mem, st, op, ac, e)
-    elif op == 0o250:
-        v = read(mem, st, e)
-        if not st[FAULT]:
-            write(mem, st, e, mem[ac], True)
-            mem[ac] = v
-    elif op == 0o251:
-        return exec_blt(mem, st, ac, e, npc, pc)
-    elif op <= 0o253:
-        v = (mem[ac] + ONE_ONE) & M36
+def exec_exch(mem, st, ac: int, e: int) -> None:
+    v = read(mem, st, e)
+    if not st[FAULT]:
+        write(mem, st, e, mem[ac], True)
         mem[ac] = v
-        neg = v >> 35
-        if (op == 0o252 and not neg) or (op == 0o253 and neg):
-            return jump_to(st, e)
-    elif op == 0o254:
-        return exec_jrst(mem, st, ac, e)
-    elif op == 0o255:
-        return exec_jfcl(st, ac, e, npc)
-    elif op < 0o264:
-        if op >= 0o260:
-            return exec_stack(mem, st, op, ac, e, npc)
-    elif op < 0o270:
-        return exec_jumps(mem, st, op, ac, e, npc)
-    else:
-        mode = op & 3
-        b = fetch_operand(mem, st, mode, e)
-        if st[FAULT]:
-            return npc
-        if op < 0o274:
-            r, f = add_flags(mem[ac], b)
-        else:
-            r, f = sub_flags(mem[ac], b)
-        st[FLAGS] |= f
-        store_result(mem, st, mode, ac, e, r, False)
+
+
+@jit
+def exec_aobj(mem, st, op: int, ac: int, e: int, npc: int) -> int:
+    """AOBJP/AOBJN: add 1,,1 as a full 36-bit add (so -1 becomes 1,,0), jump on sign."""
+    v = (mem[ac] + ONE_ONE) & M36
+    mem[ac] = v
+    neg = v >> 35
+    if (op == 0o252 and not neg) or (op == 0o253 and neg):
+        return jump_to(st, e)
     return npc
 
 
+@jit
+def exec_addsub(mem, st, op: int, ac: int, e: int) -> None:
+    """ADD and SUB (270-277) in the modes basic, I, M, B."""
+    mode = op & 3
+    b = fetch_operand(mem, st, mode, e)
+    if st[FAULT]:
+        return
+    if op < 0o274:
+        r, f = add_flags(mem[ac], b)
+    else:
+        r, f = sub_flags(mem[ac], b)
+    st[FLAGS] |= f
+    store_result(mem, st, mode, ac, e, r, False)

@@ -111,15 +111,9 @@ def exec_float(mem, st, op: int, ac: int, e: int) -> None:
 
 
 @jit
-def exec_floatbyte(mem, st, op: int, ac: int, e: int, npc: int, pc: int) -> int:
-    """Dispatch 100-177; 100-131 are no-ops on the PDP-6 (no UFA, DFN or KA10 traps)."""
-    if op >= 0o140:
-        exec_float(mem, st, op, ac, e)
-    elif op >= 0o133:
-        return exec_byte(mem, st, op, ac, e, npc, pc)
-    elif op == 0o132:
-        r, ov = fsc(mem[ac], shift_count(e))
-        mem[ac] = r
-        if ov:
-            st[FLAGS] |= F_OV
-    return npc
+def exec_fsc(mem, st, ac: int, e: int) -> None:
+    """FSC: add the shift count to the exponent; no normalisation (reference 1.3)."""
+    r, ov = fsc(mem[ac], shift_count(e))
+    mem[ac] = r
+    if ov:
+        st[FLAGS] |= F_OV

@@ -15,10 +15,48 @@ from ..jit import jit, jit_inline
 from ..timing import CORE_READ_NS
 from .access import clock_due, effective_address, interruptible, pi_latch, pi_takeable, read
 from .compare import exec_compare
-from .fixed import exec_fixed
-from .floatbyte import exec_floatbyte
+from .fixed import (
+    exec_addsub,
+    exec_aobj,
+    exec_blt,
+    exec_exch,
+    exec_jfcl,
+    exec_jrst,
+    exec_jumps,
+    exec_move,
+    exec_muldiv,
+    exec_shift,
+    exec_stack,
+)
+from .floatbyte import exec_byte, exec_float, exec_fsc
 from .io import exec_io
 from .logic import exec_boole, exec_half, exec_test
+from .optable import (
+    F_ADDSUB,
+    F_AOBJ,
+    F_BLT,
+    F_BOOLE,
+    F_BYTE,
+    F_COMPARE_FIRST,
+    F_COMPARE_LAST,
+    F_EXCH,
+    F_FLOAT,
+    F_FSC,
+    F_HALF,
+    F_IBP,
+    F_IOT,
+    F_JFCL,
+    F_JRST,
+    F_JUMPS,
+    F_MOVE,
+    F_MULDIV,
+    F_SHIFT,
+    F_STACK,
+    F_TEST,
+    F_UUO,
+    F_XCT,
+    FAMILY_BASE,
+)
 from .state import (
     COUNT,
     EA_LH,
@@ -51,7 +89,7 @@ RH = 0o777777
 
 
 @jit_inline
-def execute(mem, st, io, ioq, logic, ir: int, pc: int, npc: int) -> int:
+def execute(mem, st, io, ioq, optab, ir: int, pc: int, npc: int) -> int:
     """Execute the instruction word ``ir`` fetched at ``pc``; return the next PC.
 
     XCT and UUOs loop here: XCT executes C(E) in place; a UUO (000-077, and the
@@ -61,7 +99,7 @@ def execute(mem, st, io, ioq, logic, ir: int, pc: int, npc: int) -> int:
     chain = 0
     while True:
         op = ir >> 27
-        st[TIME] += logic[op]
+        st[TIME] += optab[op]
         if ir & 0o37000000:  # indirect or indexed
             e = effective_address(mem, st, ir)
             if e < 0:
@@ -70,45 +108,74 @@ def execute(mem, st, io, ioq, logic, ir: int, pc: int, npc: int) -> int:
             e = ir & RH
             st[EA_LH] = (ir >> 18) & RH
         ac = (ir >> 23) & 0o17
+        fam = optab[FAMILY_BASE + op]
         chain += 1
         if chain & 0o77 == 0 and interruptible(st, chain):
             return pc  # an endless XCT or UUO chain: let interrupts and the run loop in
-        if op == 0o256:  # XCT
+        if fam == F_XCT:
             ir = read(mem, st, e)
             if st[FAULT]:
                 return npc
             continue
         # During the relocation inhibit after a UUO the processor is still in user mode
         # (aap: only EX INH REL changes), so IOTs and JRST 4/10 at 41 are UUOs again.
-        if op < 0o100 or (
+        if fam == F_UUO or (
             st[FLAGS] & F_USER
             and st[PI_CYCLE] == 0
-            and ((op == 0o254 and ac & 0o14) or (op >= 0o700 and not st[FLAGS] & F_UIOT))
+            and ((fam == F_JRST and ac & 0o14) or (fam == F_IOT and not st[FLAGS] & F_UIOT))
         ):
             mem[0o40] = (ir & 0o777740000000) | e
             st[INHIBIT] = 1
             ir = mem[0o41]
             continue
-        group = op >> 6
-        if group == 2:
-            return exec_fixed(mem, st, ir, op, ac, e, npc, pc)
-        if group == 3:
+        # The most frequent families first.
+        if fam == F_MOVE:
+            exec_move(mem, st, op, ac, e)
+            return npc
+        if fam >= F_COMPARE_FIRST and fam <= F_COMPARE_LAST:
             return exec_compare(mem, st, op, ac, e, npc)
-        if group == 4:
+        if fam == F_ADDSUB:
+            exec_addsub(mem, st, op, ac, e)
+            return npc
+        if fam == F_BOOLE:
             exec_boole(mem, st, op, ac, e)
             return npc
-        if group == 5:
+        if fam == F_HALF:
             exec_half(mem, st, op, ac, e)
             return npc
-        if group == 6:
+        if fam == F_TEST:
             return exec_test(mem, st, op, ac, e, npc)
-        if group == 7:
+        if fam == F_JRST:
+            return exec_jrst(mem, st, ac, e)
+        if fam == F_STACK:
+            return exec_stack(mem, st, op, ac, e, npc)
+        if fam == F_JUMPS:
+            return exec_jumps(mem, st, op, ac, e, npc)
+        if fam == F_AOBJ:
+            return exec_aobj(mem, st, op, ac, e, npc)
+        if fam == F_BYTE or fam == F_IBP:
+            return exec_byte(mem, st, op, ac, e, npc, pc)
+        if fam == F_SHIFT:
+            exec_shift(mem, st, op, ac, e)
+        elif fam == F_EXCH:
+            exec_exch(mem, st, ac, e)
+        elif fam == F_BLT:
+            return exec_blt(mem, st, ac, e, npc, pc)
+        elif fam == F_JFCL:
+            return exec_jfcl(st, ac, e, npc)
+        elif fam == F_MULDIV:
+            exec_muldiv(mem, st, op, ac, e)
+        elif fam == F_FLOAT:
+            exec_float(mem, st, op, ac, e)
+        elif fam == F_FSC:
+            exec_fsc(mem, st, ac, e)
+        elif fam == F_IOT:
             return exec_io(mem, st, io, ioq, ir, e, npc)
-        return exec_floatbyte(mem, st, op, ac, e, npc, pc)
+        return npc  # F_NOOP: 100-131, 243, 247, 257
 
 
 @jit
-def interrupt(mem, st, io, ioq, logic, bit: int) -> None:
+def interrupt(mem, st, io, ioq, optab, bit: int) -> None:
     """Take the interrupt on channel ``bit``: execute 40+2n (and 41+2n) as the rules say.
 
     DATAI/DATAO or a BLKI/BLKO that does not count out: transfer and dismiss.  A BLKI/
@@ -126,7 +193,7 @@ def interrupt(mem, st, io, ioq, logic, bit: int) -> None:
         st[TIME] += 2750
         st[IOT_RESULT] = IOT_NONE
         st[FAULT] = 0
-        npc = execute(mem, st, io, ioq, logic, mem[addr], pc, pc)
+        npc = execute(mem, st, io, ioq, optab, mem[addr], pc, pc)
         r = st[IOT_RESULT]
         if r == IOT_NONE:
             st[PIR] &= ~bit
@@ -147,7 +214,7 @@ def interrupt(mem, st, io, ioq, logic, bit: int) -> None:
 
 
 @jit
-def run(mem, st, io, ioq, logic, bp, max_n: int) -> int:
+def run(mem, st, io, ioq, optab, bp, max_n: int) -> int:
     """Execute up to ``max_n`` instructions; return a REASON_* code.
 
     A breakpoint (``bp[pc] != 0``) stops before the instruction, except at the first
@@ -165,7 +232,7 @@ def run(mem, st, io, ioq, logic, bp, max_n: int) -> int:
             pi_latch(st)
             bit = pi_takeable(st)
             if bit:
-                interrupt(mem, st, io, ioq, logic, bit)
+                interrupt(mem, st, io, ioq, optab, bit)
                 n += 1
                 if st[REASON] or st[IOQ_N]:
                     reason = st[REASON] if st[REASON] else REASON_IO
@@ -185,7 +252,7 @@ def run(mem, st, io, ioq, logic, bp, max_n: int) -> int:
             if st[FAULT]:
                 n += 1
                 continue
-        st[PC] = execute(mem, st, io, ioq, logic, ir, pc, (pc + 1) & RH)
+        st[PC] = execute(mem, st, io, ioq, optab, ir, pc, (pc + 1) & RH)
         n += 1
         if st[REASON]:
             reason = st[REASON]
