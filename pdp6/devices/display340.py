@@ -569,6 +569,7 @@ class Display340(Device):
         r = self._resumes[self._resume_idx]
         self._resume_idx += 1
         self._paused_at = NEVER
+        self.lp_enable = self.lp_find = self.lp_flag = 0  # what the resume did (also in a replay)
         return r + COUNT_NS  # aap: a resume goes on to SEQ DLY after 1 us
 
     _paused_at = NEVER
