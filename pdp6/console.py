@@ -148,7 +148,7 @@ class Console:
     def run_lines(self, lines: Iterable[str], echo: bool) -> bool:
         """Commands from a script; False if one of them was quit."""
         for line in lines:
-            if echo and line.strip():
+            if echo and line.strip() and not line.lstrip().startswith(("#", ";")):
                 self.say(f"{self.prompt}{line.rstrip()}")
             if not self.execute(line):
                 return False

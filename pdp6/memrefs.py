@@ -140,7 +140,7 @@ def next_references(m: Machine) -> References:
     else:
         channel, address = 0, m.pc
     refs = _Refs(m, address, 0, channel)
-    word = refs.fetch(address)
+    word = m.memory[address] if channel else refs.fetch(address)  # 40+2n is absolute
     refs.result.word = word
     _instruction(refs, word, depth=0)
     return refs.result

@@ -1,0 +1,213 @@
+"""``pdp6 console`` driven through its command line with commands on standard input
+(and ``-c``/``-x``), as scripts use it: every command, its forms, and its errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from pdp6.cli import main
+
+from .console_helpers import Programs, programs  # noqa: F401  (fixture)
+
+
+def console(*args: str, commands: str = "") -> Result:
+    return CliRunner().invoke(
+        main, ["console", "--engine", "python", "--baud", "fast", *args], input=commands
+    )
+
+
+def replies(result: Result) -> dict[str, str]:
+    """Each command echoed after the prompt, mapped to the output that followed it."""
+    out: dict[str, str] = {}
+    for chunk in result.stdout.split("pdp6> ")[1:]:
+        command, _, text = chunk.partition("\n")
+        out[command] = text.rstrip("\n")
+    return out
+
+
+@pytest.fixture
+def echo_console(programs: Programs):  # noqa: F811
+    def run(commands: str, *args: str) -> dict[str, str]:
+        result = console(str(programs.echo), *args, commands=commands)
+        assert result.exit_code == 0, result.output
+        assert "Traceback" not in result.output
+        return replies(result)
+
+    return run
+
+
+def test_load_message(programs: Programs) -> None:  # noqa: F811
+    result = console(str(programs.echo))
+    assert result.stdout.startswith(
+        f"loaded {programs.echo}: 28 words (sblk), start GO (000100), with source lines\n"
+    )
+
+
+def test_examine_forms(echo_console) -> None:
+    r = echo_console("e GO:GO+2\ne 125/2\ne 126-127\ne pc flags switches\ne echo.mid:35\n")
+    assert r["e GO:GO+2"].splitlines() == [
+        "000100 GO/         200740,,000152   MOVE 17,PDL+20",
+        "000101 GO+1/       712200,,000010   CONO TTY,10",
+        "000102 GO+2/       200100,,000153   MOVE 2,PDL+21",
+    ]
+    assert r["e 125/2"].splitlines()[1] == "000126 TYO+3/      263740,,000000   POPJ 17,"
+    assert len(r["e 126-127"].splitlines()) == 2
+    assert r["e pc flags switches"].splitlines() == [
+        "PC/ 000100   GO (000100)", "FLAGS/ 000000   -", "SWITCHES/ 000000,,000000"]  # fmt: skip
+    assert r["e echo.mid:35"] == "000123 TYO/        712340,,000010   CONSO TTY,10"
+
+
+def test_deposit_forms(echo_console) -> None:
+    r = echo_console(
+        "d 200 MOVE 1,@TYO(2)\nd 201:203 1,,-1\ne 201:203\nd pc TYO\nd flags 400000\n"
+        "d switches 123\ne flags\nd 204 -1\n"
+    )
+    assert r["d 200 MOVE 1,@TYO(2)"] == "000200 PDL+46/     200062,,000123   MOVE 1,@TYO(2)"
+    assert r["e 201:203"].count("000001,,777777   000001,,777777") == 3
+    assert r["d pc TYO"] == "PC/ 000123   TYO (000123)"
+    assert r["e flags"] == "FLAGS/ 400000   AROV"
+    assert r["d switches 123"] == "SWITCHES/ 000000,,000123"
+    assert r["d 204 -1"].endswith("777777,,777777   CONSO 774,@777777(17)")
+
+
+@pytest.mark.parametrize(
+    "command, reply",
+    [
+        ("frobnicate", "?unknown command 'frobnicate' (type help for the list)"),
+        ("e ZORK", "?examine: unknown symbol ZORK"),
+        ("e", "?examine: what? e.g. examine 100, examine LOOP:LOOP+5, examine pc"),
+        ("e 1000000", "?examine: address 1000000 is outside 0-777777"),
+        ("e 200:100", "?examine: 200:100: the range ends before it starts"),
+        ("e 100:3000", "?examine: 100:3000: 1473 words; at most 1000 at a time"),
+        ("e 100/x", "?examine: 100/x: the count after '/' must be octal"),
+        ("d 100", "?deposit: usage: deposit LOC VALUE, e.g. deposit 100 MOVEI 1,5"),
+        ("d 100 MOVE 25,1", "?deposit: accumulator 25 is not 0-17"),
+        ("d flags 1", "?deposit: flags are the bits 774000 of the PC word's left half, not 1"),
+        ("d pc 1,,0", "?deposit: PC must be an 18-bit address (0..777777 octal), not 262144"),
+        ("step 0", "?step: step wants a count of at least 1"),
+        ("step two", "?step: step wants a decimal count, not 'two'"),
+        ("go NOWHERE", "?go: unknown symbol NOWHERE"),
+        ("break nofile.mid:3", "?break: nofile.mid:3: no source file 'nofile.mid' in this "
+                               "program (echo.mid)"),
+        ("delete TYO", "?delete: no breakpoint or watch at TYO (000123)"),
+        ("continue now", "?continue: continue takes no arguments"),
+        ("load /no/such.bin", "?load: /no/such.bin: No such file or directory"),
+        ("do /no/such.cmd", "?do: cannot read /no/such.cmd: No such file or directory"),
+        ("attach ptr", "?attach: usage: attach ptr FILE, or attach ptp FILE"),
+        ("attach lpt x", "?attach: no device 'lpt': tapes go on ptr (reader) or ptp (punch)"),
+        ("boot", "?boot: no tape in the reader: attach ptr FILE first"),
+        ("restore /no/such.snap", "?restore: cannot read snapshot /no/such.snap: No such file "
+                                  "or directory"),
+        ("show nothing", "?show: show registers, devices, breaks, symbols [PREFIX] or stack"),
+        ("set tty slow", "?set: set tty BAUD (e.g. 110) or set tty fast"),
+        ("set stack 20", "?set: set stack AC wants an accumulator 0-17"),
+        ("help frob", "?help: no command 'frob' (help lists them)"),
+        ('type "ABC', "?type: the quoted text has no closing quote"),
+    ],
+)  # fmt: skip
+def test_bad_commands_get_one_clear_line_and_the_console_goes_on(
+    echo_console, command: str, reply: str
+) -> None:
+    r = echo_console(f"{command}\ne pc\n")
+    assert r[command] == reply
+    assert r["e pc"] == "PC/ 000100   GO (000100)"  # still working afterwards
+
+
+def test_break_go_step_next_finish_continue(echo_console) -> None:
+    r = echo_console("break TYO\ngo\nstep 2\nfinish\nnext\nbreak\ndelete all\ncontinue\n")
+    assert r["break TYO"] == "breakpoint at TYO (000123), echo.mid:35"
+    assert r["go"].startswith("breakpoint at TYO (000123)  CONSO TTY,10\necho.mid:35")
+    assert r["step 2"].splitlines() == [
+        "TYO+2 (000125)  DATAO TTY,1", "echo.mid:37          DATAO TTY,A",
+        "E",  # the teletype printed the character
+        "TYO+3 (000126)  POPJ 17,", "echo.mid:38          POPJ P,",
+    ]  # fmt: skip
+    assert r["finish"].startswith("returned at GREET+3 (000106)  JRST GREET")
+    assert r["next"].startswith("GREET (000103)  ILDB 1,2")
+    assert r["break"] == "execute  TYO (000123), echo.mid:35"
+    assert r["delete all"] == "all breakpoints and watches removed"
+    assert r["continue"] == (
+        "CHO READY\nwaiting for input (none left) at TYI (000116)  CONSO TTY,40\n"
+        "echo.mid:28  TYI:    CONSO TTY,40            ; input flag: a character is ready"
+    )
+
+
+def test_type_keys_then_go(echo_console) -> None:
+    r = echo_console('type hello\ntype "P-K4\\r"\ngo\n')
+    assert r["go"].startswith("ECHO READY\nHELLO\nP-K4\nwaiting for input (none left)")
+
+
+def test_watch_and_write_break(echo_console) -> None:
+    r = echo_console("watch PDL\ngo\ndelete PDL\nbreak write 1\ncontinue\n")
+    assert r["watch PDL"] == "watching PDL (000132), now 000000,,000000"
+    assert r["go"].startswith("PDL (000132) changed: 000000,,000000 -> 000000,,000106\n"
+                              "stopped at TYO (000123)")  # fmt: skip
+    assert r["continue"].startswith("E\nwrite to 000001 by GREET (000103) ILDB 1,2:")
+
+
+def test_state_commands(echo_console) -> None:
+    r = echo_console("registers\nshow devices\nshow symbols T\nshow breaks\nwhere\nstack 1\n"
+                     "list\nset tty 300\nset stack 16\nset switches 1,,2\nreset\n")  # fmt: skip
+    assert r["registers"].startswith("PC 000100 GO (000100)   flags 000000 (-)")
+    assert "TTY  120  CONI 000000  fast; 0 in, 0 out" in r["show devices"]
+    assert r["show symbols T"] == "TYI      000000000116\nTYO      000000000123"
+    assert r["show breaks"] == "no breakpoints"
+    assert r["where"] == "#0  GO (000100), echo.mid:11"
+    assert r["stack 1"].startswith("stack pointer AC 17 = 000000,,000000")
+    assert "=>   11  GO:     MOVE P,[-PDLEN,,PDL-1]" in r["list"]
+    assert r["set tty 300"] == "teletype: 300 baud"
+    assert r["set stack 16"] == "stack pointer is AC 16"
+    assert r["set switches 1,,2"] == "SWITCHES/ 000001,,000002"
+    assert r["reset"] == "I/O reset: devices, PI and APR flags cleared"
+
+
+def test_help(echo_console) -> None:
+    r = echo_console("help\nhelp deposit\n")
+    assert "  examine LOC...          show words, octal and symbolic" in r["help"]
+    assert r["help deposit"].startswith("deposit LOC VALUE\n  store a word\n")
+    assert "  e.g. d 100 MOVEI 1,5" in r["help deposit"]
+
+
+def test_boot_a_rim_tape_and_punch_a_file(programs: Programs, tmp_path: Path) -> None:  # noqa: F811
+    punch = tmp_path / "out.tape"
+    result = console(commands=f'type "HI\\r"\nboot {programs.echo_rim}\nattach ptp {punch}\n')
+    r = replies(result)
+    assert r[f"boot {programs.echo_rim}"].startswith(
+        f"ptr: {programs.echo_rim} mounted, 348 frames (binary words)\nECHO READY\nHI\n"
+        "waiting for input (none left) at 000116  CONSO TTY,40"  # no symbols: not loaded
+    )
+    assert result.stdout.rstrip().endswith(f"ptp: 0 frames written to {punch}")  # at the end
+    assert punch.exists()
+
+
+def test_scripts_commands_and_quit(programs: Programs, tmp_path: Path) -> None:  # noqa: F811
+    inner = tmp_path / "inner.cmd"
+    inner.write_text("e pc\nquit\ne 100\n")
+    outer = tmp_path / "outer.cmd"
+    outer.write_text(f"# a comment\nd pc TYO\ndo {inner}\ne 101\n")
+    result = console(str(programs.echo), "-c", "e 102", "-x", str(outer), commands="e 103\n")
+    lines = result.stdout.splitlines()
+    assert "pdp6> e 102" not in lines  # scripts (-x) run before commands (-c)
+    assert lines[1:5] == ["pdp6> d pc TYO", "PC/ 000123   TYO (000123)", f"pdp6> do {inner}",
+                          "pdp6> e pc"]  # fmt: skip
+    assert lines[-2:] == ["PC/ 000123   TYO (000123)", "pdp6> quit"]  # nothing after quit
+
+
+def test_script_that_runs_itself(tmp_path: Path) -> None:
+    loop = tmp_path / "loop.cmd"
+    loop.write_text(f"do {loop}\n")
+    result = console(commands=f"do {loop}\n")
+    assert "?do: scripts nested too deeply (a script that runs itself?)" in result.stdout
+
+
+def test_console_file_errors(tmp_path: Path) -> None:
+    result = console("/no/such.bin")
+    assert result.exit_code == 2 and "does not exist" in result.output
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(b"junk")
+    result = console(str(junk))
+    assert result.exit_code == 1
+    assert f"Error: {junk}: 4 bytes is not a whole number of 9-byte word pairs" in result.output
