@@ -398,7 +398,7 @@ class Console:
     def cmd_restore(self, arg: str) -> None:
         if not arg:
             raise CommandError("usage: restore FILE")
-        restore(self.dbg.m, read_snapshot(arg), arg)
+        restore(self.dbg.m, read_snapshot(arg))
         self.say(f"machine state restored from {arg}; PC {self.dbg.name(self.dbg.m.pc)}")
 
     def cmd_do(self, arg: str) -> bool:

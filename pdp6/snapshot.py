@@ -48,6 +48,7 @@ class Snapshot:
     state: list[int]
     memory: np.ndarray
     devices: dict[str, dict[str, Any]]
+    source: str = "snapshot"  # the file it came from, for messages
 
 
 def _encode_field(value: Any) -> Any:
@@ -110,14 +111,14 @@ def read_snapshot(path: str | Path) -> Snapshot:
         raise SnapshotError(f"{path} is corrupt: its checksum does not match its contents")
     try:
         doc = json.loads(zlib.decompress(payload))
-        return _checked(doc)
+        return _checked(doc, str(path))
     except (zlib.error, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise SnapshotError(f"{path} is corrupt: {exc}") from None
     except (KeyError, TypeError, ValueError) as exc:
         raise SnapshotError(f"{path} is corrupt: {exc}") from None
 
 
-def _checked(doc: dict[str, Any]) -> Snapshot:
+def _checked(doc: dict[str, Any], source: str) -> Snapshot:
     """A :class:`Snapshot` from the decoded JSON, every field checked."""
     core_words = doc["core_words"]
     if not isinstance(core_words, int) or not 16 < core_words <= ADDRESS_SPACE:
@@ -140,7 +141,7 @@ def _checked(doc: dict[str, Any]) -> Snapshot:
     for name, entry in devices.items():
         if not isinstance(entry.get("code"), int) or not isinstance(entry.get("fields"), dict):
             raise ValueError(f"bad registers for device {name}")
-    return Snapshot(core_words, state, memory.astype(np.int64), devices)
+    return Snapshot(core_words, state, memory.astype(np.int64), devices, source)
 
 
 def _decoded_field(device: Device, name: str, value: Any) -> Any:
@@ -162,16 +163,17 @@ def _decoded_field(device: Device, name: str, value: Any) -> Any:
     raise ValueError(f"{device.name}.{name} cannot be restored")
 
 
-def restore(machine: Machine, snap: Snapshot, where: str = "snapshot") -> None:
+def restore(machine: Machine, snap: Snapshot) -> None:
     """Put ``snap`` into ``machine``.  Everything is checked against the machine first
     (core size, attached devices, register types); on any mismatch nothing changes."""
+    where = snap.source
     if snap.core_words != machine.core_words:
         raise SnapshotError(
             f"{where} has {snap.core_words // 1024}K words of core; this machine has "
             f"{machine.core_words // 1024}K"
         )
     updates: list[tuple[Device, dict[str, Any]]] = []
-    for name, entry in snap.devices.items():
+    for name, entry in sorted(snap.devices.items(), key=lambda item: item[1]["code"]):
         dev = machine.bus.get(name)
         if dev is None or dev.code != entry["code"]:
             raise SnapshotError(
