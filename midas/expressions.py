@@ -44,6 +44,7 @@ class _Done:
 
 
 DONE = _Done()
+RESTART = object()  # read_syllable: a label came first; read the field from its start again
 # cond_stack holds, per open '[', where a successful conditional began, or LITERAL.
 LITERAL = ()
 
@@ -246,6 +247,8 @@ class ExpressionMixin:
             left = self.operate(c, MASK36 if c == "#" else 0, right)
         else:
             left = self.read_syllable(after_op)
+            if left is RESTART:  # "FOO: -1": after the label, a unary operator may start
+                return self.read_expr(min_prec, after_op)
             if left is None or left is DONE:
                 return left
         while True:
@@ -299,7 +302,9 @@ class ExpressionMixin:
 
     # --- syllables ----------------------------------------------------------------------
     def read_syllable(self, after_op: bool):  # -> int | None | DONE
-        """One syllable's value; None if there is none; DONE if a statement was consumed."""
+        """One syllable's value; None if there is none; DONE if a statement was consumed;
+        RESTART if a label was read and a unary operator follows it."""
+        labelled = False
         while True:
             text = self.text
             start = self.pos
@@ -331,6 +336,7 @@ class ExpressionMixin:
                 result = self.symbol_syllable(run, start)
                 if result is not None:
                     return result
+                labelled = self.at_start
                 continue  # a label, macro call or inline pseudo-op: read on
             if c == "'" or c == '"' or c == "^":
                 self.pos += 1
@@ -369,6 +375,8 @@ class ExpressionMixin:
                 continue
             if c == EOF_CH and self.pop_frame():
                 continue
+            if labelled and (c == "-" or c == "+" or c == "#"):
+                return RESTART
             return None
 
     def read_run(self) -> str:

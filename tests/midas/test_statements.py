@@ -199,3 +199,14 @@ def test_stray_characters() -> None:
     (msg,) = errors("1 =2")
     assert "unexpected" in msg
     assert "unmatched ']'" in errors("1]")[0]
+
+
+def test_label_followed_by_a_unary_operator() -> None:
+    # "PTR: -6,,LIST-1": after a label the word may begin with a unary + - or #.
+    assert words("LIST: 0\nPTR: -6,,LIST-1\nA: -1\nB: +3\nC: #0") == [
+        0,
+        xwd(0o777772, 0o77),
+        0o777777_777777,
+        3,
+        0o777777_777777,
+    ]
