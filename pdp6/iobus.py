@@ -60,6 +60,15 @@ class Device:
         """The PI channel (1-7) this device requests now, or 0."""
         return 0
 
+    def requests(self) -> int:
+        """The PI channels requested now as bits (channel n = ``1 << (7 - n)``).
+
+        Most devices have one PIA and need only ``request``; a device with two (the 344
+        display interface: data and special) overrides this.
+        """
+        chan = self.request()
+        return 1 << (7 - chan) if chan else 0
+
     # --- time -----------------------------------------------------------------------
     def next_event(self) -> int:
         """Emulated time (ns) at which ``service`` must run, or ``NEVER``."""
@@ -129,9 +138,7 @@ class IOBus:
         lines = 0
         event = NEVER
         for dev in self.devices.values():
-            chan = dev.request()
-            if chan:
-                lines |= 1 << (7 - chan)
+            lines |= dev.requests()
             event = min(event, dev.next_event())
         st[S.DEVREQ] = lines
         st[S.HOST_EVENT] = min(event, self.machine._deadline)

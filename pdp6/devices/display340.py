@@ -362,15 +362,18 @@ class Display340(Device):
         return bool(hef or vef or lp or stop_int)
 
     def request(self) -> int:
-        # The 344 has two PIAs but the bus takes one channel per device: report the
-        # higher-priority (lower-numbered) of the two when both flags are up.  A lower
-        # one is reported as soon as the higher one's flag drops.
-        chans = []
+        """The higher-priority (lower-numbered) of the channels requested now, or 0."""
+        bits = self.requests()
+        return next((n for n in range(1, 8) if bits & (1 << (7 - n))), 0)
+
+    def requests(self) -> int:
+        """The 344 has two PIAs: data (data flag) and special (stop, edge, light pen)."""
+        bits = 0
         if self.pia_spec and self.special_flag:
-            chans.append(self.pia_spec)
+            bits |= 1 << (7 - self.pia_spec)
         if self.pia_data and self.data_flag:
-            chans.append(self.pia_data)
-        return min(chans) if chans else 0
+            bits |= 1 << (7 - self.pia_data)
+        return bits
 
     # ------------------------------------------------------------------ time
     def next_event(self) -> int:
