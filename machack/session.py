@@ -26,6 +26,7 @@ PROMPT = "*"
 ACK = "_"
 DEFAULT_BUDGET = 4_000_000_000  # PDP-6 instructions per exchange
 DEFAULT_EMULATED_S = 3.0e5  # emulated seconds per exchange (a long think at depth 6)
+SLICE = 30_000_000  # instructions per call of the compiled loop (Ctrl-C is seen between)
 
 
 class SessionError(RuntimeError):
@@ -148,7 +149,7 @@ class Session:
                     f"no reply within {budget} instructions / {limit_s} emulated s "
                     f"(pc {m.pc:06o}); printed so far: {self.host.output[-300:]!r}"
                 )
-            stop = m.run(max_instructions=left, until_us=deadline_us)
+            stop = m.run(max_instructions=min(left, SLICE), until_us=deadline_us)
             if stop.reason == "halt":
                 raise ProgramHalted(
                     f"the program halted at {stop.pc:06o}; printed: {self.host.output[-300:]!r}"

@@ -1,0 +1,239 @@
+"""The ``machack`` command: play Mac Hack VI on the emulated PDP-6, and tools for scripts.
+
+Every chess decision is made by the MIDAS program in emulated core; this file only boots
+the machine, types lines at it and prints what it answers.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from .session import ProgramHung, Reply, Session, SessionError
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+MODES = {"white": "PW", "black": "PB", "both": "PS", "none": "PN"}
+
+
+def _fen_arg(fen: str) -> str:
+    return START if fen.strip().lower() in ("startpos", "start", "new") else fen.strip()
+
+
+def _session(**kwargs: object) -> Session:
+    try:
+        return Session(**kwargs)  # type: ignore[arg-type]
+    except SessionError as exc:
+        raise click.ClickException(f"the program did not start: {exc}") from exc
+
+
+def _is_machine_move(line: str) -> bool:
+    """'12. N-KB3' or '12. ... N-KB3': a move the machine made."""
+    head = line.split(" ", 1)[0]
+    return head.endswith(".") and head[:-1].isdigit()
+
+
+class Printer:
+    """Prints the program's output; at ``cps`` characters a second like a Model 35."""
+
+    def __init__(self, cps: float | None) -> None:
+        self.cps = cps
+
+    def line(self, text: str) -> None:
+        if not self.cps:
+            click.echo(text)
+            return
+        for ch in text + "\n":
+            sys.stdout.write(ch)
+            sys.stdout.flush()
+            time.sleep(1.0 / self.cps)
+
+
+def _send_interruptible(session: Session, line: str) -> Reply:
+    """Send a line; Ctrl-C while the machine thinks types BELL (it answers QUIT)."""
+    m = session.machine
+    t0, w0 = m.elapsed_us, time.perf_counter()
+    session.type(line.encode("latin-1", "replace") + b"\r")
+    raw = ""
+    while True:
+        try:
+            raw += session.run_until_idle()
+            break
+        except KeyboardInterrupt:
+            session.type(b"\x07")
+    from .session import parse_reply
+
+    reply = parse_reply(raw)
+    reply.emulated_us = m.elapsed_us - t0
+    reply.wall_s = time.perf_counter() - w0
+    return reply
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="pdp6-machack")
+def main() -> None:
+    """Mac Hack VI (Greenblatt, 1967), a MIDAS program on an emulated PDP-6.
+
+    \b
+    Examples:
+      machack play                       you play White, the machine Black
+      machack play --colour white --depth 3 --baud 110
+      machack perft startpos 4
+      machack move "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+      machack replay ../shared/games/1967/DESCRIPTIVE.txt
+      machack bench
+    """
+
+
+@main.command()
+@click.option(
+    "--colour",
+    "--color",
+    "colour",
+    type=click.Choice(sorted(MODES)),
+    default="black",
+    show_default=True,
+    help="The side the machine plays (both: it plays itself; none: you type both).",
+)
+@click.option("--depth", type=click.IntRange(1, 20), default=4, show_default=True,
+              help="Plies of the search (SETD).")  # fmt: skip
+@click.option("--baud", type=click.Choice(["110"]), default=None,
+              help="Teletype at 110 baud: 10 characters a second.")  # fmt: skip
+@click.option("--display", is_flag=True, help="Show the board on the Type 340 display.")
+@click.option("--fen", default=None, help="Start from this position instead of the initial one.")
+def play(colour: str, depth: int, baud: str | None, display: bool, fen: str | None) -> None:
+    """Play a game at the teletype.
+
+    Type moves in descriptive notation as in the 1967 scores (P-K4, N-KB3, NXP, O-O,
+    P-R8=Q, R/K2-Q2) or in coordinates (E2E4), and the program's commands (BD, PG,
+    MOVES, SCORE, DRAW?, U, RESIGN, HELP in docs/teletype.md).  After each machine
+    move the emulated PDP-6 time and the wall time are shown.  Ctrl-C while the
+    machine thinks types BELL: it stops and answers QUIT.  Ctrl-D ends the session.
+    """
+    printer = Printer(10.0 if baud else None)
+    session = _session(baud=int(baud) if baud else None)
+    for text in session.banner.split("\n"):
+        if text and text != "*":
+            printer.line(text)
+    if display:
+        printer.line("(the Type 340 display is not connected yet; playing on the teletype)")
+    session.command(f"DEPTH {depth}")
+    if fen:
+        reply = session.send(f"SETUP {_fen_arg(fen)}")
+        if not reply.accepted:
+            raise click.ClickException("the program refused that FEN")
+    machine_plays_both = colour == "both"
+    first = "PN" if machine_plays_both else MODES[colour]
+    _show(printer, _send_interruptible(session, first))
+    while True:
+        if machine_plays_both:
+            reply = _send_interruptible(session, "GO")
+            _show(printer, reply)
+            if any(_is_result(x) for x in reply.lines) or "QUIT" in reply.lines:
+                machine_plays_both = False
+            continue
+        try:
+            line = input("*")
+        except (EOFError, KeyboardInterrupt):
+            click.echo()
+            return
+        try:
+            reply = _send_interruptible(session, line)
+        except ProgramHung as exc:
+            raise click.ClickException(str(exc)) from exc
+        _show(printer, reply)
+
+
+def _is_result(line: str) -> bool:
+    return line.startswith(("CHECKMATE", "STALEMATE", "DRAW BY", "WHITE RESIGNS", "BLACK RES"))
+
+
+def _show(printer: Printer, reply: Reply) -> None:
+    moves = [x for x in reply.after_ack if _is_machine_move(x)]
+    for text in reply.lines:
+        if _is_machine_move(text) and len(moves) == 1:
+            text = f"{text:<24} [PDP-6 {reply.emulated_us / 1e6:.1f} s, wall {reply.wall_s:.2f} s]"
+        printer.line(text)
+
+
+@main.command()
+@click.argument("fen")
+@click.argument("depth", type=click.IntRange(0, 20))
+def perft(fen: str, depth: int) -> None:
+    """Count the leaf nodes of the legal move tree (FEN may be 'startpos')."""
+    session = _session()
+    if not session.send(f"SETUP {_fen_arg(fen)}").accepted:
+        raise click.ClickException("the program refused that FEN")
+    t0 = time.perf_counter()
+    reply = session.send(f"PERFT {depth}")
+    wall = time.perf_counter() - t0
+    line = reply.first("PERFT ")
+    if not reply.accepted or line is None:
+        raise click.ClickException(f"PERFT refused: {reply.text}")
+    click.echo(line.split("=")[1].strip())
+    click.echo(f"{wall:.2f} s wall, {reply.emulated_us / 1e6:.1f} s PDP-6", err=True)
+
+
+@main.command()
+@click.argument("fen")
+@click.option("--depth", type=click.IntRange(1, 20), default=4, show_default=True)
+def move(fen: str, depth: int) -> None:
+    """The machine's move in a position: descriptive notation, then coordinates."""
+    import chess
+
+    session = _session()
+    fen = _fen_arg(fen)
+    if not session.send(f"SETUP {fen}").accepted:
+        raise click.ClickException("the program refused that FEN")
+    session.command(f"DEPTH {depth}")
+    before = chess.Board(session.fen())
+    reply = session.send("GO")
+    played = [x for x in reply.after_ack if _is_machine_move(x)]
+    if not played:
+        click.echo(" ".join(reply.after_ack) or "no move")
+        sys.exit(1)
+    text = played[0].split(" ", 1)[1].removeprefix("... ")
+    after = session.fen()
+    coordinates = "?"
+    for candidate in before.legal_moves:  # name the program's move for scripts
+        before.push(candidate)
+        if before.fen() == after:
+            coordinates = candidate.uci()
+        before.pop()
+    click.echo(f"{text} {coordinates}")
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("-v", "--verbose", is_flag=True, help="Print every move and the FEN after it.")
+def replay(files: tuple[Path, ...], verbose: bool) -> None:
+    """Type recorded games into the program and check every position.
+
+    Reads PGN files (moves typed in coordinates) and the format of the 1967 games'
+    DESCRIPTIVE.txt (the descriptive notation typed exactly as printed, checked against
+    the PGN of the same name).  Exit status 0 only if every game replays cleanly.
+    """
+    from .replay import replay_files
+
+    results = replay_files(list(files), log=click.echo if verbose else None)
+    for result in results:
+        click.echo(result.summary())
+    bad = [r for r in results if not r.ok]
+    click.echo(f"{len(results) - len(bad)} of {len(results)} games replayed cleanly")
+    sys.exit(1 if bad or not results else 0)
+
+
+@main.command()
+@click.option("--positions", type=click.IntRange(0, 5), default=3, show_default=True,
+              help="How many positions to time at depth 4.")  # fmt: skip
+def bench(positions: int) -> None:
+    """Perft speed, emulated move-generation time, time per move at depth 4."""
+    from . import bench as benchmod
+
+    benchmod.run(click.echo, positions)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
