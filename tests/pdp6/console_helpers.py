@@ -13,6 +13,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import pexpect
 import pytest
 from click.testing import CliRunner
 
@@ -65,3 +66,19 @@ def subprocess_env() -> dict[str, str]:
     env["PDP6_NOJIT"] = "1"
     env["TERM"] = "dumb"
     return env
+
+
+def spawn(*args: str, cwd: Path | None = None) -> pexpect.spawn:
+    """``pdp6 ARGS...`` on a pseudo-terminal (directly: no shell to catch Ctrl-C)."""
+    program, *rest = pdp6_command()
+    return pexpect.spawn(
+        program, [*rest, *args], env=subprocess_env(), cwd=cwd, encoding="ascii",
+        timeout=60, dimensions=(40, 200),
+    )  # fmt: skip
+
+
+def expect_reply(child: pexpect.spawn, command: str, reply: str, prompt: str) -> None:
+    """Type ``command``; expect ``reply`` (literal text) and then the prompt."""
+    child.sendline(command)
+    child.expect_exact(reply)
+    child.expect_exact(prompt)
