@@ -4,8 +4,9 @@ The console and the debugger deposit instructions and take addresses as symbolic
 and the machine package may not import the assembler, so this is a small reader for the
 MIDAS syntax of one word (the inverse of :mod:`pdp6.disasm`):
 
-* numbers are octal; a trailing point makes them decimal (``10.``); ``.`` is the
-  current location; ``A^B`` is A times 8^B (B octal), as the disassembler writes UUOs;
+* numbers are octal; a trailing point makes them decimal (``10.``); ``"X`` is the
+  ASCII code of X; ``.`` is the current location; ``A^B`` is A times 8^B (B octal), as
+  the disassembler writes UUOs;
 * symbols are the program's, then the instruction mnemonics and aliases, the I/O
   functions and the device names (case does not matter);
 * ``LEFT,,RIGHT`` builds a word from halves;
@@ -22,7 +23,8 @@ from .isa import ALIASES, BY_NAME, DEVICES, IO_WORDS
 from .word import MASK18, MASK36
 
 _TOKEN = re.compile(
-    r"\s*(?:(?P<num>\d+\.?)|(?P<sym>[A-Za-z%$.][A-Za-z0-9%$.]*)|(?P<op>,,|[-+,@()^]))"
+    r"\s*(?:(?P<num>\d+\.?)|(?P<sym>[A-Za-z%$.][A-Za-z0-9%$.]*)|(?P<chr>\"[ -~])"
+    r"|(?P<op>,,|[-+,@()^]))"
 )
 _BUILTIN: dict[str, int] = {
     **{name: op.word for name, op in BY_NAME.items()},
@@ -108,6 +110,8 @@ class _Reader:
             return int(tok, 8)
         if kind == "sym":
             return self.symbol(tok)
+        if kind == "chr":
+            return ord(tok[1])
         raise TypeinError(f"unexpected {tok!r} in {self.text.strip()!r}")
 
     def symbol(self, name: str) -> int:

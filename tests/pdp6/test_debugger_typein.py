@@ -34,6 +34,7 @@ SYMBOLS = {"FOO": 0o200, "BAR": 0o300, "P": 0o17, "BUF": 0o400, "A.B": 0o1000}
         ("@FOO", 0o000020_000200),
         ("-1", 0o777777_777777),  # a full-word value
         ("10.", 10),  # decimal
+        ('MOVEI 1,"A', 0o201040_000101),  # a character's ASCII code
         ("FOO + 3", 0o203),
         ("A.B-1", 0o777),
     ],
@@ -54,6 +55,7 @@ def test_words(text: str, word: int) -> None:
         ("MOVE 1,(2", "expected ')'"),
         ("1000000000000", "does not fit in 36 bits"),
         ("FOO#", "cannot read '#'"),
+        ('MOVEI 1,"', "cannot read '\"'"),
         ("", "a value is missing"),
     ],
 )
