@@ -169,3 +169,15 @@ def test_game_against_random_play(session: Session) -> None:
     session.command("PN")
     board = _game_is_legal(session)
     _result_ok(board, lines)
+
+
+def test_bench_targets(session: Session) -> None:
+    """Legal move generation in middlegame positions within 10 ms of PDP-6 time."""
+    from machack.bench import MIDDLEGAMES, time_generator
+
+    for _name, fen in MIDDLEGAMES:
+        timing = time_generator(session, fen)
+        assert timing.moves == chess.Board(fen).legal_moves.count()
+        assert timing.emulated_us <= 10_000
+    assert session.fen() == chess.Board(MIDDLEGAMES[-1][1]).fen()  # state untouched
+    assert session.command("PERFT 1").first("PERFT") == "PERFT 1 = 48"
