@@ -15,6 +15,9 @@ import click
 from .session import ProgramHung, Reply, Session, SessionError
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+# Work a person asked for (a deep search, perft 6) may take long: budgets for the host
+# only, so that a program that really hangs is still reported.
+LONG = {"budget": 10**13, "emulated_limit_s": 1e9}
 MODES = {"white": "PW", "black": "PB", "both": "PS", "none": "PN"}
 
 
@@ -59,7 +62,7 @@ def _send_interruptible(session: Session, line: str) -> Reply:
     raw = ""
     while True:
         try:
-            raw += session.run_until_idle()
+            raw += session.run_until_idle(**LONG)  # type: ignore[arg-type]
             break
         except KeyboardInterrupt:
             session.type(b"\x07")
@@ -167,12 +170,13 @@ def perft(fen: str, depth: int) -> None:
     if not session.send(f"SETUP {_fen_arg(fen)}").accepted:
         raise click.ClickException("the program refused that FEN")
     t0 = time.perf_counter()
-    reply = session.send(f"PERFT {depth}")
+    reply = session.send(f"PERFT {depth}", **LONG)
     wall = time.perf_counter() - t0
     line = reply.first("PERFT ")
     if not reply.accepted or line is None:
         raise click.ClickException(f"PERFT refused: {reply.text}")
     click.echo(line.split("=")[1].strip())
+    sys.stdout.flush()
     click.echo(f"{wall:.2f} s wall, {reply.emulated_us / 1e6:.1f} s PDP-6", err=True)
 
 
@@ -189,7 +193,7 @@ def move(fen: str, depth: int) -> None:
         raise click.ClickException("the program refused that FEN")
     session.command(f"DEPTH {depth}")
     before = chess.Board(session.fen())
-    reply = session.send("GO")
+    reply = session.send("GO", **LONG)
     played = [x for x in reply.after_ack if _is_machine_move(x)]
     if not played:
         click.echo(" ".join(reply.after_ack) or "no move")

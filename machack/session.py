@@ -134,7 +134,7 @@ class Session:
         return m.memory[sym("TIRD")] == m.memory[sym("TIWR")]
 
     def run_until_idle(
-        self, budget: int | None = None, emulated_limit_s: float | None = None
+        self, budget: float | None = None, emulated_limit_s: float | None = None
     ) -> str:
         """Run until the program waits for the keyboard; return what it printed."""
         m = self.machine
@@ -143,7 +143,7 @@ class Session:
         deadline_us = m.elapsed_us + limit_s * 1e6
         start = m.instructions
         while True:
-            left = budget - (m.instructions - start)
+            left = int(budget) - (m.instructions - start)
             if left <= 0 or m.elapsed_us >= deadline_us:
                 raise ProgramHung(
                     f"no reply within {budget} instructions / {limit_s} emulated s "

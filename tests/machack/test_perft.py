@@ -94,3 +94,13 @@ def test_moves_special_positions(session: Session, fen: str) -> None:
     board = chess.Board(fen)
     assert sorted(session.moves()) == sorted(_uci_upper(m) for m in board.legal_moves)
     assert session.fen() == board.fen()
+
+
+def test_bell_stops_perft(session: Session) -> None:
+    session.command("NEW")
+    session.type("PERFT 7\r")
+    session.run_for(3_000_000)
+    session.type("\x07")
+    out = session.run_until_idle(budget=50_000_000)
+    assert out.split("\n")[-2] == "QUIT"
+    assert session.fen() == chess.STARTING_FEN
