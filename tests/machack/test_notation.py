@@ -153,3 +153,25 @@ def test_printed_forms(session: Session, fen: str, uci: str, printed: str) -> No
     session.setup(fen)
     session.command(uci.upper())
     assert last_text(session) == printed
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_printed_moves_are_shortest(session: Session, seed: int) -> None:
+    """No candidate text shorter than the program's (in the reference family of
+    notation_reference.py) fits the move alone."""
+    from .notation_reference import shortest_length
+
+    rng = random.Random(100 + seed)
+    board = chess.Board()
+    session.command("NEW")
+    for _ in range(60):
+        legal = sorted(board.legal_moves, key=lambda m: m.uci())
+        if not legal:
+            break
+        move = rng.choice(legal)
+        want = shortest_length(board, move)
+        session.command(move.uci().upper())
+        text = last_text(session).removesuffix(" MATE").removesuffix("CH")
+        if want is not None:
+            assert len(text) <= want, (board.fen(), move.uci(), text, want)
+        board.push(move)
