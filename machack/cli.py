@@ -134,8 +134,9 @@ def play(colour: str, depth: int, baud: str | None, display: bool, fen: str | No
         if machine_plays_both:
             reply = _send_interruptible(session, "GO")
             _show(printer, reply)
-            if any(_is_result(x) for x in reply.lines) or "QUIT" in reply.lines:
-                machine_plays_both = False
+            moved = any(_is_machine_move(x) for x in reply.after_ack)
+            if not moved or any(_is_result(x) for x in reply.lines):
+                machine_plays_both = False  # the game is over, or BELL stopped it
             continue
         try:
             line = input("*")
