@@ -115,6 +115,9 @@ def play(colour: str, depth: int, baud: str | None, display: bool, fen: str | No
     move the emulated PDP-6 time and the wall time are shown.  Ctrl-C while the
     machine thinks types BELL: it stops and answers QUIT.  Ctrl-D ends the session.
     """
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        _play_terminal(colour, depth, baud, display, fen)
+        return
     printer = Printer(10.0 if baud else None)
     session = _session(baud=int(baud) if baud else None)
     for text in session.banner.split("\n"):
@@ -148,6 +151,99 @@ def play(colour: str, depth: int, baud: str | None, display: bool, fen: str | No
         except ProgramHung as exc:
             raise click.ClickException(str(exc)) from exc
         _show(printer, reply)
+
+
+def _play_terminal(
+    colour: str, depth: int, baud: str | None, display: bool, fen: str | None
+) -> None:
+    """The interactive game: the keyboard goes to the program a key at a time through
+    the shared terminal host (pdp6/terminal.py), the program echoes and answers, and
+    the host adds the PDP-6 and wall time to each of the machine's move lines."""
+    from pdp6 import Machine
+    from pdp6.devices.teletype import Teletype
+    from pdp6.runner import Runner, StopFlag
+
+    from .build import build
+
+    image = build()
+    machine = Machine()
+    host = _PlayHost(machine, pace_cps=10.0 if baud else None)
+    tty = Teletype(host, baud=int(baud) if baud else None)
+    machine.attach(tty)
+    for address, word in image.words.items():
+        machine.memory[address] = word
+    machine.pc = image.start
+    idle = image.symbol("IDLE")
+    if display:
+        click.echo("(the Type 340 display is not connected yet; playing on the teletype)")
+    setup = [f"DEPTH {depth}"] + ([f"SETUP {_fen_arg(fen)}"] if fen else [])
+    setup.append("PS" if colour == "both" else MODES[colour])
+    host.type("".join(f"{line}\r" for line in setup))
+    click.echo("(Ctrl-C stops the machine thinking; at the * prompt it ends the game)")
+    runner = Runner(machine, tty, stop=StopFlag())
+    with host.raw():
+        while True:
+            outcome = runner.run()
+            if outcome.reason != "interrupted" or host.hung_up:
+                break
+            waiting = machine.pc == idle and not host.keys and not tty.input_flag
+            if waiting:
+                break
+            host.keys.append(0o007)  # BELL: stop thinking
+    host.finish_output()
+    click.echo()
+
+
+class _PlayHost:
+    """Built on first use (imports the terminal module only for interactive play)."""
+
+    def __new__(cls, machine: object, pace_cps: float | None) -> object:
+        from pdp6.terminal import TerminalHost
+
+        class PlayHost(TerminalHost):
+            """A TerminalHost that times the machine's moves: from the RETURN that ended
+            the line (or the previous move) to the move's line end."""
+
+            def __init__(self) -> None:
+                super().__init__(0, sys.stdout.buffer, upcase=True, pace_cps=pace_cps)
+                self.machine = machine
+                self.current = bytearray()
+                self.mark_us = 0.0
+                self.mark_wall = time.perf_counter()
+                self.hung_up = False
+
+            def received(self, data: bytes) -> None:
+                if not data:
+                    self.hung_up = True
+                super().received(data)
+
+            def read_key(self) -> int | None:
+                code = super().read_key()
+                if code == 0o15:
+                    self._mark()
+                return code
+
+            def _mark(self) -> None:
+                self.mark_us = self.machine.elapsed_us  # type: ignore[attr-defined]
+                self.mark_wall = time.perf_counter()
+
+            def print_char(self, code: int) -> None:
+                c = code & 0o177
+                if c == 0o15:
+                    line = self.current.decode("ascii", "replace")
+                    if _is_machine_move(line):
+                        emu = (self.machine.elapsed_us - self.mark_us) / 1e6  # type: ignore[attr-defined]
+                        wall = time.perf_counter() - self.mark_wall
+                        note = f"   [PDP-6 {emu:.1f} s, wall {wall:.2f} s]"
+                        for ch in note.encode():
+                            super().print_char(ch)
+                        self._mark()
+                    self.current.clear()
+                elif c >= 0o40:
+                    self.current.append(c)
+                super().print_char(code)
+
+        return PlayHost()
 
 
 def _is_result(line: str) -> bool:
