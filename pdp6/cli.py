@@ -236,7 +236,7 @@ def run(
         screen.finish()
     host.finish_output()
     if host.line_open and (verbose or outcome.reason not in ("halt", "end of input")):
-        click.echo("", err=interactive)
+        click.echo("", err=True)  # end the teletype's line on the terminal, not in stdout
     if ptp is not None:
         dbg.detach("ptp")
     status = {"time limit": EXIT_TIME_LIMIT, "interrupted": EXIT_INTERRUPTED, "stuck": 1}.get(
@@ -306,12 +306,8 @@ def _session(
             enable_line_editing()
             console.interact(input)
         else:
-            console.run_lines(_stdin_lines(), echo=True)
+            console.run_lines(sys.stdin, echo=True)
     console.finish()
-
-
-def _stdin_lines() -> Iterator[str]:
-    yield from sys.stdin
 
 
 @main.command()

@@ -25,7 +25,6 @@ from .terminal import StreamHost, TerminalHost
 from .typein import TypeinError, parse_word
 
 MAX_RANGE = 1000  # words one examine may print
-REGISTERS = ("pc", "flags", "switches")
 
 
 class CommandError(ValueError):

@@ -87,7 +87,6 @@ class Watch:
 
     address: int
     kind: str  # 'read', 'write', 'change'
-    value: int = 0
 
 
 @dataclass
@@ -320,7 +319,7 @@ class Debugger:
             self.breaks.add(addr)
             self._sync_breaks()
             return f"breakpoint at {where}"
-        self.watches[addr] = Watch(addr, kind, self.m.memory[addr])
+        self.watches[addr] = Watch(addr, kind)
         if kind == "change":
             return f"watching {where}, now {halves(self.m.memory[addr])}"
         return f"{kind} breakpoint at {where}"

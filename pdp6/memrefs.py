@@ -135,12 +135,16 @@ def next_references(m: Machine) -> References:
     m.bus.service_due()  # device events due now happen before the next fetch
     bit = _interrupt_due(m)
     if bit:
-        channel = 8 - bit.bit_length()
-        address = 0o40 + 2 * channel
-    else:
-        channel, address = 0, m.pc
+        return references_at(m, 0o40 + 2 * (8 - bit.bit_length()), interrupt=True)
+    return references_at(m, m.pc)
+
+
+def references_at(m: Machine, address: int, interrupt: bool = False) -> References:
+    """What the instruction at ``address`` would read and write if it ran now.
+    ``interrupt``: it is the interrupt instruction at 40+2n (fetched unrelocated)."""
+    channel = (address - 0o40) // 2 if interrupt else 0
     refs = _Refs(m, address, 0, channel)
-    word = m.memory[address] if channel else refs.fetch(address)  # 40+2n is absolute
+    word = m.memory[address] if interrupt else refs.fetch(address)
     refs.result.word = word
     _instruction(refs, word, depth=0)
     return refs.result

@@ -7,9 +7,11 @@ time and between chunks:
 * notices a stop request (Ctrl-C on the terminal, SIGINT/SIGTERM/SIGHUP);
 * ends the run when the program is waiting for input that will never come: the
   keyboard is at its end, the teletype has nothing in progress, the program has neither
-  typed nor read anything for a grace period of emulated time, and it is circling in a
-  tight loop (a ``CONSO TTY,`` wait or a ``JRST .``), so a long computation after the
-  last input is not mistaken for waiting;
+  typed nor read anything for a grace period of emulated time, and it is *idling*: going
+  round a loop of a few instructions that change nothing (a ``CONSO TTY,``/``JRST .-1``
+  wait, a ``JRST .`` waiting for an interrupt, a ``SKIPN FLAG``/``JRST .-1``), which
+  can only be waiting for something outside it; a computation, even a tight one such as
+  a ``SOJG`` delay loop, changes something and is never taken for waiting;
 * when the program waits for a person at the keyboard, paces emulated time to wall time
   (a short sleep per chunk), so an idle program costs almost no host CPU;
 * optionally single-steps with a per-instruction hook (watchpoints, the trace), since
@@ -27,6 +29,7 @@ from typing import Protocol
 
 from .devices.teletype import Teletype
 from .machine import Machine, Stop
+from .memrefs import references_at
 
 CHUNK_US = 50_000.0  # emulated time run between looks at the host
 STEP_CHUNK = 2_000  # instructions per chunk when single-stepping
@@ -114,6 +117,7 @@ class Runner:
         self.stop = stop or StopFlag()
         self.grace_us = grace_us
         self.hook = hook
+        self._first = True  # at the first instruction of a run (breakpoints do not stop it)
 
     # --- the teletype, seen from outside ---------------------------------------------
     def _tty_state(self) -> tuple[int, ...]:
@@ -153,7 +157,7 @@ class Runner:
         if stuck:
             return Outcome("stuck", m.pc, 0, stuck)
         self.stop.clear()
-        self._first = True  # a breakpoint does not stop the first instruction of a run
+        self._first = True
         with self.stop.catching_signals():
             while True:
                 done = m.instructions - start
@@ -194,7 +198,7 @@ class Runner:
                     pcs = sampled
                 if pcs is None:
                     continue
-                previous, signature = signature, _loop_signature(pcs)
+                previous, signature = signature, _loop_signature(m, pcs)
                 idle = signature is not None and signature == previous
                 if idle and ending:
                     return Outcome("end of input", m.pc, m.instructions - start)
@@ -273,7 +277,12 @@ def endless_trap(m: Machine) -> str | None:
     return None
 
 
-def _loop_signature(pcs: list[int]) -> frozenset[int] | None:
-    """The set of PCs if they make a tight loop, else None."""
+def _loop_signature(m: Machine, pcs: list[int]) -> frozenset[int] | None:
+    """The set of PCs if they make an idle loop (a few instructions that write nothing,
+    see the module docstring), else None."""
     seen = frozenset(pcs)
-    return seen if len(seen) <= LOOP_SIZE else None
+    if len(seen) > LOOP_SIZE:
+        return None
+    if any(references_at(m, pc).writes for pc in seen):
+        return None
+    return seen
