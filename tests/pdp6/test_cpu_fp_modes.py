@@ -15,6 +15,7 @@ E = 0o200
 ONE = 0o201400_000000
 TWO = 0o202400_000000
 FOUR = 0o203400_000000
+THREE = 0o202600_000000
 TWO_M28 = 0o145400_000000  # 2^-28 = 0.5 * 2^-27
 
 
@@ -98,3 +99,11 @@ def test_exponent_overflow_and_underflow_set_only_ar_ov(exec1) -> None:
     m = exec1(ins("FMP", 1, E), acs={1: 0o000400_000000}, mem={E: 0o000400_000000})
     assert m.memory[1] == 0o177400_000000
     assert m.flags == OV
+
+
+def test_fdvl_does_not_read_ac_plus_1(exec1) -> None:
+    # reference 1.3: FDVL's dividend is C(AC) only; AC+1 just receives the MQ bits
+    clean = exec1(ins("FDVL", 1, E), acs={1: ONE, 2: 0}, mem={E: THREE})
+    dirty = exec1(ins("FDVL", 1, E), acs={1: ONE, 2: 0o777777_777777}, mem={E: THREE})
+    assert (clean.memory[1], clean.memory[2]) == (dirty.memory[1], dirty.memory[2])
+    assert clean.memory[1] == exec1(ins("FDV", 1, E), acs={1: ONE}, mem={E: THREE}).memory[1]

@@ -250,6 +250,34 @@ class TestInterrupts:
         assert m.pi.held == 0
         assert m.pc == 0o102
 
+    def test_coni_pi_shows_no_held_channels(self, machine, run_program) -> None:
+        # reference 1.9 item 9 / 2.2: aap's CONI PI has only bit 28 and the channels on
+        machine.attach(FlagDevice(DEV))
+        m = run_program(
+            [io("CONO", "PI", 0o2377), io("CONO", DEV, 0o13)],
+            mem={0o46: ins("JSR", 0, 0o600), 0o601: io("CONI", "PI", 0o300), 0o602: halt(0o602)},
+            machine=machine,
+        )
+        assert m.pi.held == chan_bit(3)
+        assert m.memory[0o300] == 0o377
+
+    def test_cono_in_an_interrupt_location_is_fetched_again(self, machine) -> None:
+        # reference 1.8: CONO/CONI/CONSZ/CONSO neither hold nor dismiss, so the same
+        # location runs again and again while the request stays.
+        dev = machine.attach(FlagDevice(DEV))
+        m = machine
+        m.memory[0o100] = io("CONO", "PI", 0o2377)
+        m.memory[0o101] = io("CONO", DEV, 0o13)
+        m.memory[0o102] = ins("AOS", 0, 0o700)
+        m.memory[0o46] = io("CONO", DEV, 0o3)  # keeps PIA 3, flag stays set
+        m.pc = 0o100
+        stop = m.run(max_instructions=12)
+        assert stop.reason == "limit"
+        assert dev.conos == [0o13] + [0o3] * 10
+        assert m.memory[0o700] == 0
+        assert m.pc == 0o102
+        assert m.pi.held == 0
+
     def test_held_channel_does_not_interrupt_itself(self, machine, run_program) -> None:
         machine.attach(FlagDevice(DEV))
         m = run_program(

@@ -126,11 +126,13 @@ class TestUserIot:
 
     def test_io_in_a_pi_cycle_is_allowed_and_unrelocated(self, machine) -> None:
         class Timed(FlagDevice):
+            fired = False
+
             def next_event(self) -> int:
-                return 100_000 if not self.flag and not self.received else NEVER
+                return NEVER if self.fired else 100_000
 
             def service(self, now: int) -> None:
-                self.flag = True
+                self.flag = self.fired = True
 
         dev = machine.attach(Timed(DEV))
         dev.pia = 3
@@ -216,3 +218,51 @@ class TestUuoRelocationInhibit:
         machine.run(max_instructions=20)
         assert machine.memory[0o300] == 2  # the CONO trapped as a second UUO
         assert machine.pi.on == 0
+
+
+class TestOnlyJsrLeavesUserMode:
+    """reference 1.9 item 7: only JSR executed as a UUO or interrupt instruction leaves
+    user mode (on the KA10 JSP, PUSHJ and JSA do too)."""
+
+    def test_jsp_in_41(self, machine) -> None:
+        code, mem = setup_mem([exit_uuo()])
+        mem |= {0o41: ins("JSP", 1, 0o600), 0o600: ins("JRST", 0, 0o600)}
+        for a, v in mem.items():
+            machine.memory[a] = v
+        for k, w in enumerate(code):
+            machine.memory[EXEC + k] = w
+        machine.pc = EXEC
+        machine.run(max_instructions=10)
+        assert machine.user_mode
+        assert machine.memory[1] == word(USER | PCCH, 0o101)
+        assert machine.pc == 0o600  # still unrelocated: no JSR cleared the UUO inhibit
+
+    def test_pushj_in_an_interrupt_location(self, machine) -> None:
+        class Timed(FlagDevice):
+            fired = False
+
+            def next_event(self) -> int:
+                return NEVER if self.fired else 100_000
+
+            def service(self, now: int) -> None:
+                self.flag = self.fired = True
+
+        dev = machine.attach(Timed(DEV))
+        dev.pia = 3
+        code, mem = setup_mem([ins("JRST", 0, 0o100)], extra_exec=[io("CONO", "PI", 0o2377)])
+        mem |= {
+            0o46: ins("PUSHJ", 0o17, 0o200),
+            OFFSET + 0o200: io("CONO", DEV, 0o20),  # user code: needs USER IOT -> UUO
+        }
+        for a, v in mem.items():
+            machine.memory[a] = v
+        for k, w in enumerate(code):
+            machine.memory[EXEC + k] = w
+        machine.memory[0o17] = 0o700
+        machine.pc = EXEC
+        machine.run(until_us=200)
+        # The PUSHJ ran in the PI cycle (unrelocated stack) and left user mode alone, so
+        # the CONO at (relocated) 200 ran in user mode and trapped as a UUO.
+        assert machine.memory[0o701] == word(USER | PCCH, 0o100)
+        assert machine.memory[0o40] == io("CONO", DEV, 0o20)
+        assert dev.conos == []
