@@ -41,7 +41,6 @@ from .state import (
     PI_ACTIVE,
     PI_CYCLE,
     PIH,
-    PIR,
     REASON,
     REASON_HALT,
     TIME,
@@ -228,13 +227,10 @@ def exec_jrst(mem, st, ac: int, e: int) -> int:
     held = st[PIH]
     if ac & 0o10 and held and st[PI_ACTIVE]:
         # Dismiss the highest held channel (only while PI is active, aap pih0_fm_pi_ok1).
-        # A held channel is never latched in aap (set_pir drops requests of held
-        # channels), so a request latched while it was held is dropped here.
         bit = 0o100
         while not held & bit:
             bit >>= 1
         st[PIH] = held & ~bit
-        st[PIR] &= ~bit
     if ac & 1:
         st[FLAGS] |= F_USER
     if ac & 4:

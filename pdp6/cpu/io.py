@@ -139,7 +139,8 @@ def pi_cono(st, v: int) -> None:
         st[PIR] = 0
         st[PIH] = 0
     if v & 0o004000:
-        st[PIR] |= sel  # even for channels that are off
+        # even for channels that are off, but not for held ones (aap set_pir)
+        st[PIR] |= sel & ~st[PIH]
     if v & 0o002000:
         st[PI_ON] |= sel
     if v & 0o001000:

@@ -166,6 +166,12 @@ class TestPiConoConi:
         assert m.pi.requests == 0o020
         assert m.pi.on == 0
 
+    def test_cono_4000_does_not_request_a_held_channel(self, machine, exec1) -> None:
+        # aap set_pir: pir |= request; pir &= ~pih ("held breaks aren't retriggered")
+        machine.pi.held = 0o020
+        m = exec1(io("CONO", "PI", 0o4030), machine=machine)
+        assert m.pi.requests == 0o010
+
     def test_software_request_is_taken_when_pi_is_activated(self, run_program) -> None:
         # reference 2.2: a pending channel is taken when PI is active and nothing of equal
         # or higher priority is held; CONO PI,4000 sets PIR even for channels that are off.
