@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from pdp6 import Machine
 from pdp6.cpu.engines import ENGINES
 
-from .conftest import CRY0, CRY1, M35, M36, OV, SIGN, halt, ins, io, signed
+from .conftest import CRY0, CRY1, M35, M36, OV, SIGN, ins, io, signed
 
 MAX = 1 << 35
 E = 0o200
@@ -281,7 +281,7 @@ def test_ldb_dpb(engine: str, p: int, s: int, w: int, ac: int) -> None:
 # --- differential: compiled vs python on random programs ---------------------------------
 
 # All of 000-677 (UUOs and XCT included: endless XCT/UUO chains yield to the run budget,
-# see test_cpu_control).  41 holds a JSR so that most UUOs end the run.
+# see test_cpu_control).
 RANDOM_OPS = list(range(0o700))
 IOT_DEVICES = (0o000, 0o004, 0o770)  # APR, PI, nothing attached
 
@@ -328,10 +328,13 @@ def run_random(engine: str, acs: list[int], program: list[int], data: list[int])
         m.memory[a] = v
     for k, w in enumerate(program):
         m.memory[0o100 + k] = w
+    m.memory[0o100 + len(program)] = ins("JRST", 0, 0o100)  # run the program again
     for k, w in enumerate(data):
         m.memory[0o200 + k] = w
+    # UUOs return to the instruction after them (restoring the flags), so a run goes on
+    # until its budget or a halt.
     m.memory[0o41] = ins("JSR", 0, 0o500)
-    m.memory[0o501] = halt(0o501)
+    m.memory[0o501] = ins("JRST", 2, 0o500, i=1)
     m.pc = 0o100
     stop = m.run(max_instructions=300, until_us=20_000)
     return snapshot(m, stop)
