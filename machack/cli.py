@@ -173,7 +173,7 @@ def _play_terminal(
     for address, word in image.words.items():
         machine.memory[address] = word
     machine.pc = image.start
-    idle = image.symbol("IDLE")
+    wait_loop = range(image.symbol("TYI1"), image.symbol("IDLE") + 1)  # waiting for a key
     if display:
         click.echo("(the Type 340 display is not connected yet; playing on the teletype)")
     setup = [f"DEPTH {depth}"] + ([f"SETUP {_fen_arg(fen)}"] if fen else [])
@@ -186,7 +186,7 @@ def _play_terminal(
             outcome = runner.run()
             if outcome.reason != "interrupted" or host.hung_up:
                 break
-            waiting = machine.pc == idle and not host.keys and not tty.input_flag
+            waiting = machine.pc in wait_loop and not host.keys and not tty.input_flag
             if waiting:
                 break
             host.keys.append(0o007)  # BELL: stop thinking

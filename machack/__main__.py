@@ -1,0 +1,5 @@
+"""``python -m machack`` is the ``machack`` command."""
+
+from .cli import main
+
+main()
