@@ -178,7 +178,8 @@ def _play_terminal(
         click.echo("(the Type 340 display is not connected yet; playing on the teletype)")
     setup = [f"DEPTH {depth}"] + ([f"SETUP {_fen_arg(fen)}"] if fen else [])
     setup.append("PS" if colour == "both" else MODES[colour])
-    host.type("".join(f"{line}\r" for line in setup))
+    # typed as they are (a FEN needs its lower case; the host upper-cases the keyboard)
+    host.keys.extend("".join(f"{line}\r" for line in setup).encode("ascii", "replace"))
     click.echo("(Ctrl-C stops the machine thinking; at the * prompt it ends the game)")
     runner = Runner(machine, tty, stop=StopFlag())
     with host.raw():
