@@ -238,7 +238,10 @@ def run(
     if host.line_open and (verbose or outcome.reason not in ("halt", "end of input")):
         click.echo("", err=True)  # end the teletype's line on the terminal, not in stdout
     if ptp is not None:
-        dbg.detach("ptp")
+        try:
+            dbg.detach("ptp")
+        except DebugError as exc:
+            raise click.ClickException(str(exc)) from None
     status = {"time limit": EXIT_TIME_LIMIT, "interrupted": EXIT_INTERRUPTED, "stuck": 1}.get(
         outcome.reason, 0
     )

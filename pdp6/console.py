@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import TextIO
 
 from .debugger import DebugError, Debugger, StopReport, flag_names, halves
-from .snapshot import SnapshotError, read_snapshot, restore, save, unsaved_devices
+from .snapshot import read_snapshot, restore, save, unsaved_devices
 from .terminal import StreamHost, TerminalHost
-from .typein import TypeinError, parse_word
+from .typein import parse_word
 
 MAX_RANGE = 1000  # words one examine may print
 
@@ -138,9 +138,7 @@ class Console:
             return True
         try:
             return self.handlers[cmd.names[0]](rest.strip()) is not False
-        except (CommandError, DebugError, TypeinError, SnapshotError) as exc:
-            self.say(f"?{cmd.names[0]}: {exc}")
-        except (ValueError, IndexError, TypeError) as exc:  # the machine refused a value
+        except (ValueError, IndexError) as exc:  # ours (all ValueErrors), or the machine's
             self.say(f"?{cmd.names[0]}: {exc}")
         return True
 
@@ -170,7 +168,10 @@ class Console:
     def finish(self) -> None:
         """Leaving: write the punch file, if one is attached."""
         if "ptp" in self.dbg.tape_files:
-            self.say(self.dbg.detach("ptp"))
+            try:
+                self.say(self.dbg.detach("ptp"))
+            except DebugError as exc:
+                self.say(f"?{exc}")
 
     # --- running ----------------------------------------------------------------------
     def _run(self, action: Callable[[], StopReport]) -> StopReport:
