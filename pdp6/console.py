@@ -140,6 +140,8 @@ class Console:
             return self.handlers[cmd.names[0]](rest.strip()) is not False
         except (ValueError, IndexError) as exc:  # ours (all ValueErrors), or the machine's
             self.say(f"?{cmd.names[0]}: {exc}")
+        except KeyboardInterrupt:
+            self.say(f"?{cmd.names[0]}: interrupted")
         return True
 
     def run_lines(self, lines: Iterable[str], echo: bool) -> bool:
@@ -205,8 +207,20 @@ class Console:
     def _repeat(self, arg: str, what: str, action: Callable[[], StopReport]) -> None:
         """``action`` up to N times, stopping early if the machine stops for a reason."""
         for _ in range(self._count(arg, what)):
-            if self._run(action).outcome.reason != "step":
+            if self._run(action).outcome.reason != "step" or self._interrupted():
                 return
+
+    def _interrupted(self) -> bool:
+        """Ctrl-C was typed on the terminal (in raw mode it arrives as a key)."""
+        host = self.terminal
+        if host is None:
+            return False
+        host.poll()
+        if host.stop_requested:
+            host.stop_requested = False
+            self.say("interrupted")
+            return True
+        return False
 
     def cmd_step(self, arg: str) -> None:
         self._repeat(arg, "step", self.dbg.step)

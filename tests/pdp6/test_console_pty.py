@@ -91,3 +91,18 @@ def test_run_restores_the_terminal(programs: Programs, how: str) -> None:  # noq
     c.expect(pexpect.EOF)
     settings = c.before.split()
     assert {"icanon", "echo", "isig", "icrnl", "opost"} <= set(settings)  # cooked again
+
+
+def test_ctrl_c_stops_a_long_command(programs: Programs) -> None:  # noqa: F811
+    c = spawn("console", str(programs.echo))
+    c.expect_exact(PROMPT)
+    c.sendline("step 100000")
+    c.expect_exact("TYO+1 (000124)  JRST TYO")  # stepping round the output wait
+    c.send("\x03")
+    c.expect(r"\?step: interrupted|\ninterrupted")
+    c.expect_exact(PROMPT)
+    ask(c, "e pc", "PC/ 00012")  # TYO or TYO+1: the console is still there
+    c.sendline("quit")
+    c.expect(pexpect.EOF)
+    assert c.wait() == 0
+    assert "Traceback" not in c.before
