@@ -17,6 +17,9 @@ class Context:
     closer = ""  # the character that ends the context
     name = "program"
     storage_ok = True  # may text pseudo-ops store leading words here?
+    # Whether an undefined symbol in any statement makes the whole context's value
+    # unknown (a literal: all its words are one constant), or only in the last one.
+    whole_value = False
 
     def __init__(self) -> None:
         self.sizes: list[int] = []  # .BYTE sizes (empty: word mode)
@@ -95,6 +98,7 @@ class LiteralContext(Context):
 
     closer = "]"
     name = "literal"
+    whole_value = True
 
     def __init__(self) -> None:
         super().__init__()

@@ -61,7 +61,8 @@ class StatementMixin:
                     self.error(f"unmatched '{c}'")
                     self.pos += 1
                     continue
-                self.undef = False
+                if not ctx.whole_value:
+                    self.undef = False
                 if top:
                     frame = self.frames[-1]
                     self.stmt_site = (frame.source, self.pos) if frame.kind == FILE else frame.site

@@ -2,7 +2,7 @@
 
 from midas import assemble
 
-from .helpers import asm, errors, xwd
+from .helpers import asm, errors, words, xwd
 
 MOVE1 = 0o200040  # MOVE 1,
 
@@ -113,3 +113,18 @@ def test_quote_after_a_label_just_refers_to_it() -> None:
     p = asm("FOO: 0\nMOVE 1,FOO'\nEND")
     assert p.symbols == {"FOO": 0o100}
     assert p.words[0o101] == xwd(MOVE1, 0o100)
+
+
+def test_literals_with_a_later_symbol_in_an_earlier_word_are_not_shared() -> None:
+    # On pass 1 FOO and BAR are both undefined, so the two literals look alike; neither
+    # may be shared (a multi-word literal is unknown if any of its words is).
+    src = (
+        "A:\tJRST [\tSETOM FOO\n\t\tJRST A]\n\tJRST [\tSETOM BAR\n\t\tJRST A]\n"
+        "CONSTANTS\nFOO:\t0\nBAR:\t0\n"
+    )
+    assert words(src) == [
+        0o254000_000102, 0o254000_000104,
+        0o476000_000106, 0o254000_000100,
+        0o476000_000107, 0o254000_000100,
+        0, 0,
+    ]  # fmt: skip
