@@ -83,7 +83,6 @@ def bench(engine: str, rounds: int | None) -> None:
     click.echo("(a real PDP-6 ran about 200,000 instructions a second)")
 
 
-
 # --- shared by run, console and debug --------------------------------------------------
 def _baud(value: str) -> int | None:
     if value.lower() == "fast":
@@ -133,7 +132,9 @@ def _host(interactive: bool, pace: bool, baud: str, lowercase: bool, read_stdin:
     if interactive:
         return TerminalHost(0, sys.stdout.buffer, upcase=not lowercase, pace_cps=cps)
     return StreamHost(
-        sys.stdout.buffer, sys.stdin.buffer if read_stdin else None, upcase=not lowercase,
+        sys.stdout.buffer,
+        sys.stdin.buffer if read_stdin else None,
+        upcase=not lowercase,
         pace_cps=cps,
     )
 
@@ -159,24 +160,54 @@ def _attach_display(machine: Any, live: bool, png: Path | None, gif: Path | None
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @machine_options
 @click.option("--display", is_flag=True, help="Show the Type 340 display in a window.")
-@click.option("--display-png", type=click.Path(dir_okay=False, path_type=Path),
-              help="Attach the 340 and save its screen at the end of the run as this PNG.")
-@click.option("--display-gif", type=click.Path(dir_okay=False, path_type=Path),
-              help="Attach the 340 and save the run as this animated GIF.")
-@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
-              help="Stop after this much emulated PDP-6 time (exit status 3).")
-@click.option("--trace", "trace_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write one line per instruction to this file: PC, instruction, results, "
-              "flags (single-steps: about a thousand times slower).")
-@click.option("--grace", default=2.0, show_default=True, type=click.FloatRange(min=0),
-              metavar="SECONDS", help="With standard input not a terminal: after the input "
-              "ends, stop once the program has waited this long (emulated) for more.")
-@click.option("--boot", is_flag=True, help="Read FILE in through the paper tape reader and "
-              "the RIM loader at 20, as an operator would, instead of loading it directly.")
-@click.option("--ptr", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Mount this tape on the paper tape reader.")
-@click.option("--ptp", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write what the program punches to this file.")
+@click.option(
+    "--display-png",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Attach the 340 and save its screen at the end of the run as this PNG.",
+)
+@click.option(
+    "--display-gif",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Attach the 340 and save the run as this animated GIF.",
+)
+@click.option(
+    "--max-seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="Stop after this much emulated PDP-6 time (exit status 3).",
+)
+@click.option(
+    "--trace",
+    "trace_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write one line per instruction to this file: PC, instruction, results, "
+    "flags (single-steps: about a thousand times slower).",
+)
+@click.option(
+    "--grace",
+    default=2.0,
+    show_default=True,
+    type=click.FloatRange(min=0),
+    metavar="SECONDS",
+    help="With standard input not a terminal: after the input "
+    "ends, stop once the program has waited this long (emulated) for more.",
+)
+@click.option(
+    "--boot",
+    is_flag=True,
+    help="Read FILE in through the paper tape reader and "
+    "the RIM loader at 20, as an operator would, instead of loading it directly.",
+)
+@click.option(
+    "--ptr",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Mount this tape on the paper tape reader.",
+)
+@click.option(
+    "--ptp",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write what the program punches to this file.",
+)
 @click.option("-v", "--verbose", is_flag=True, help="Say why and where the run ended.")
 def run(
     file: Path, baud: str, pace: bool, lowercase: bool, engine: str | None, display: bool,
@@ -314,8 +345,9 @@ def _session(
 
 
 @main.command()
-@click.argument("file", required=False,
-                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument(
+    "file", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
 @_console_options
 def console(
     file: Path | None, scripts: tuple[Path, ...], commands: tuple[str, ...], baud: str,
@@ -345,8 +377,13 @@ def console(
 @main.command()
 @click.argument("source", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @_console_options
-@click.option("--midas-arg", "midas_args", multiple=True, metavar="ARG",
-              help="Pass this argument to midas (repeatable), e.g. --midas-arg=--old.")
+@click.option(
+    "--midas-arg",
+    "midas_args",
+    multiple=True,
+    metavar="ARG",
+    help="Pass this argument to midas (repeatable), e.g. --midas-arg=--old.",
+)
 def debug(
     source: Path, scripts: tuple[Path, ...], commands: tuple[str, ...], baud: str,
     pace: bool, lowercase: bool, engine: str | None, midas_args: tuple[str, ...],
@@ -369,8 +406,10 @@ def debug(
         def setup(con: Any) -> None:
             con.dbg.load(binary)
             start = con.dbg.m.pc
-            con.say(f"{source}: assembled and loaded; PC at {con.dbg.name(start)}. "
-                    "Type help for commands.")
+            con.say(
+                f"{source}: assembled and loaded; PC at {con.dbg.name(start)}. "
+                "Type help for commands."
+            )
             line = con.dbg.source_line(start)
             if line:
                 con.say(line)
@@ -395,9 +434,12 @@ def _assemble(source: Path, binary: Path, midas_args: tuple[str, ...]) -> None:
 # --- pdp6 disasm --------------------------------------------------------------------------
 @main.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--map", "map_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Line map to take symbols and source lines from (default: FILE.map "
-              "if it is there).")
+@click.option(
+    "--map",
+    "map_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Line map to take symbols and source lines from (default: FILE.map if it is there).",
+)
 @click.option("--no-symbols", is_flag=True, help="Numbers only, no symbolic addresses.")
 def disasm(file: Path, map_path: Path | None, no_symbols: bool) -> None:
     """List the words a binary (SBLK or RIM) loads: address, label, word, instruction.
@@ -430,11 +472,10 @@ def disasm(file: Path, map_path: Path | None, no_symbols: bool) -> None:
             click.echo("")
         previous = addr
         word = image.words[addr]
-        label = next(
-            (n for n in sorted(labels.get(addr, [])) if table.symbolic(addr) == n), ""
+        label = next((n for n in sorted(labels.get(addr, [])) if table.symbolic(addr) == n), "")
+        click.echo(
+            f"{addr:06o}  {label + ':' if label else '':<8} {halves(word)}  {typeout(word, table)}"
         )
-        click.echo(f"{addr:06o}  {label + ':' if label else '':<8} {halves(word)}  "
-                   f"{typeout(word, table)}")
     if image.start is not None:
         click.echo(f"\nstart {table.symbolic(image.start) or ''} ({image.start:06o})")
 

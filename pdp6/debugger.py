@@ -261,8 +261,10 @@ class Debugger:
         """A location: an expression (``LOOP+3``, ``100``), or ``FILE:LINE`` in the source."""
         text = text.strip()
         if ":" in text and self.source is None and not text.startswith(":"):
-            raise DebugError(f"{text}: no source-line map is loaded (load a midas binary "
-                             "with its .map, or use pdp6 debug)")
+            raise DebugError(
+                f"{text}: no source-line map is loaded (load a midas binary "
+                "with its .map, or use pdp6 debug)"
+            )
         if ":" in text and self.source is not None:
             return self._source_address(text)
         try:
@@ -415,8 +417,9 @@ class Debugger:
         m, ac = self.m, self.stack_ac
         top = m.memory[ac] & MASK18
         if not 0o20 <= top < m.core_words:
-            raise DebugError(f"no subroutine to finish: the stack pointer (AC {ac:o}) is "
-                             f"{halves(m.memory[ac])}")
+            raise DebugError(
+                f"no subroutine to finish: the stack pointer (AC {ac:o}) is {halves(m.memory[ac])}"
+            )
         ret = m.memory[top] & MASK18
         if not self._is_return_address(ret):
             raise DebugError(
@@ -514,8 +517,10 @@ class Debugger:
             if dev is self.tty:
                 t = self.tty
                 speed = f"{t.baud} baud" if t.baud else "fast"
-                line += (f"  {speed}; {t.characters_in} in, {t.characters_out} out; "
-                         f"last key {t.input_char:03o}")
+                line += (
+                    f"  {speed}; {t.characters_in} in, {t.characters_out} out; "
+                    f"last key {t.input_char:03o}"
+                )
             elif dev is self.ptr:
                 path = self.tape_files.get("ptr")
                 line += f"  {path or 'no tape'}; {self.ptr.remaining} frames left"

@@ -40,8 +40,9 @@ class Programs:
     echoint: Path  # interrupt-driven echo, SBLK
 
 
-@pytest.fixture(scope="session")
-def programs(tmp_path_factory: pytest.TempPathFactory) -> Programs:
+@pytest.fixture(scope="session", name="programs")
+def programs_fixture(tmp_path_factory: pytest.TempPathFactory) -> Programs:
+    """``programs``: import ``programs_fixture`` into a test module to use it."""
     d = tmp_path_factory.mktemp("programs")
     for name in ("echo.mid", "echoint.mid"):
         shutil.copy(EXAMPLES / name, d / name)

@@ -10,7 +10,10 @@ from click.testing import CliRunner, Result
 
 from pdp6.cli import main
 
-from .console_helpers import Programs, programs  # noqa: F401  (fixture)
+from .console_helpers import (
+    Programs,
+    programs_fixture,  # noqa: F401  (the programs fixture)
+)
 
 
 def console(*args: str, commands: str = "") -> Result:
@@ -29,7 +32,7 @@ def replies(result: Result) -> dict[str, str]:
 
 
 @pytest.fixture
-def echo_console(programs: Programs):  # noqa: F811
+def echo_console(programs: Programs):
     def run(commands: str, *args: str) -> dict[str, str]:
         result = console(str(programs.echo), *args, commands=commands)
         assert result.exit_code == 0, result.output
@@ -39,7 +42,7 @@ def echo_console(programs: Programs):  # noqa: F811
     return run
 
 
-def test_load_message(programs: Programs) -> None:  # noqa: F811
+def test_load_message(programs: Programs) -> None:
     result = console(str(programs.echo))
     assert result.stdout.startswith(
         f"loaded {programs.echo}: 28 words (sblk), start GO (000100), with source lines\n"
@@ -171,7 +174,7 @@ def test_help(echo_console) -> None:
     assert "  e.g. d 100 MOVEI 1,5" in r["help deposit"]
 
 
-def test_boot_a_rim_tape_and_punch_a_file(programs: Programs, tmp_path: Path) -> None:  # noqa: F811
+def test_boot_a_rim_tape_and_punch_a_file(programs: Programs, tmp_path: Path) -> None:
     punch = tmp_path / "out.tape"
     result = console(commands=f'type "HI\\r"\nboot {programs.echo_rim}\nattach ptp {punch}\n')
     r = replies(result)
@@ -183,7 +186,7 @@ def test_boot_a_rim_tape_and_punch_a_file(programs: Programs, tmp_path: Path) ->
     assert punch.exists()
 
 
-def test_scripts_commands_and_quit(programs: Programs, tmp_path: Path) -> None:  # noqa: F811
+def test_scripts_commands_and_quit(programs: Programs, tmp_path: Path) -> None:
     inner = tmp_path / "inner.cmd"
     inner.write_text("e pc\nquit\ne 100\n")
     outer = tmp_path / "outer.cmd"

@@ -11,11 +11,11 @@ import signal
 import pexpect
 import pytest
 
-from .console_helpers import (  # noqa: F401  (programs is a fixture)
+from .console_helpers import (
     Programs,
     expect_reply,
     pdp6_command,
-    programs,
+    programs_fixture,  # noqa: F401  (the programs fixture)
     spawn,
     subprocess_env,
 )
@@ -27,7 +27,7 @@ def ask(child: pexpect.spawn, command: str, reply: str) -> None:
     expect_reply(child, command, reply, PROMPT)
 
 
-def test_console_session(programs: Programs) -> None:  # noqa: F811
+def test_console_session(programs: Programs) -> None:
     c = spawn("console", str(programs.echo))
     c.expect_exact("start GO (000100), with source lines")
     c.expect_exact(PROMPT)
@@ -63,7 +63,7 @@ def test_missing_file_on_the_command_line() -> None:
     assert "Traceback" not in c.before
 
 
-def test_end_of_file_at_the_prompt_leaves(programs: Programs) -> None:  # noqa: F811
+def test_end_of_file_at_the_prompt_leaves(programs: Programs) -> None:
     c = spawn("console", str(programs.echo))
     c.expect_exact(PROMPT)
     c.sendeof()
@@ -72,7 +72,7 @@ def test_end_of_file_at_the_prompt_leaves(programs: Programs) -> None:  # noqa: 
 
 
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
-def test_run_restores_the_terminal(programs: Programs, how: str) -> None:  # noqa: F811
+def test_run_restores_the_terminal(programs: Programs, how: str) -> None:
     """After ``pdp6 run`` ends (Ctrl-C or a signal) the terminal is back in cooked mode."""
     run = " ".join(shlex.quote(a) for a in [*pdp6_command(), "run", str(programs.echo)])
     c = pexpect.spawn("/bin/sh", ["-c", f"{run}; echo status=$?; stty -a"],
@@ -93,7 +93,7 @@ def test_run_restores_the_terminal(programs: Programs, how: str) -> None:  # noq
     assert {"icanon", "echo", "isig", "icrnl", "opost"} <= set(settings)  # cooked again
 
 
-def test_ctrl_c_stops_a_long_command(programs: Programs) -> None:  # noqa: F811
+def test_ctrl_c_stops_a_long_command(programs: Programs) -> None:
     c = spawn("console", str(programs.echo))
     c.expect_exact(PROMPT)
     c.sendline("step 100000")

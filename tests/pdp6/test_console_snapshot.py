@@ -18,7 +18,10 @@ from pdp6.debugger import Debugger
 from pdp6.devices import ScriptedHost
 from pdp6.snapshot import MAGIC, SnapshotError, read_snapshot, restore, save
 
-from .console_helpers import Programs, programs  # noqa: F401  (fixture)
+from .console_helpers import (
+    Programs,
+    programs_fixture,  # noqa: F401  (the programs fixture)
+)
 
 
 def started(path: Path, engine: str = "python", core_words: int = 1 << 18) -> Debugger:
@@ -50,7 +53,9 @@ def rewrite(path: Path, change) -> None:
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_restore_brings_the_whole_machine_back(
-    programs: Programs, tmp_path: Path, engine: str  # noqa: F811
+    programs: Programs,
+    tmp_path: Path,
+    engine: str,
 ) -> None:
     dbg = started(programs.echo, engine)
     dbg.ptr.attach(b"TAPE")
@@ -69,7 +74,7 @@ def test_restore_brings_the_whole_machine_back(
     assert dbg.host.output == printed + rest + rest  # type: ignore[attr-defined]
 
 
-def test_snapshot_moves_between_engines(programs: Programs, tmp_path: Path) -> None:  # noqa: F811
+def test_snapshot_moves_between_engines(programs: Programs, tmp_path: Path) -> None:
     if len(ENGINES) < 2:
         pytest.skip("one engine only")
     a = started(programs.echo, "compiled")
@@ -87,7 +92,8 @@ def refused(dbg: Debugger, path: Path, message: str) -> None:
 
 
 def test_corrupt_foreign_and_newer_files_are_refused(
-    programs: Programs, tmp_path: Path  # noqa: F811
+    programs: Programs,
+    tmp_path: Path,
 ) -> None:
     dbg = started(programs.echo)
     good = tmp_path / "good.snap"
@@ -120,7 +126,7 @@ def test_corrupt_foreign_and_newer_files_are_refused(
     refused(dbg, short, "short.snap is corrupt: bad processor state")
 
 
-def test_mismatched_machines_are_refused(programs: Programs, tmp_path: Path) -> None:  # noqa: F811
+def test_mismatched_machines_are_refused(programs: Programs, tmp_path: Path) -> None:
     dbg = started(programs.echo)
     snap = tmp_path / "m.snap"
     save(dbg.m, snap)
@@ -133,7 +139,7 @@ def test_mismatched_machines_are_refused(programs: Programs, tmp_path: Path) -> 
     assert bare.memory[0o100] == 0
 
 
-def test_save_to_an_impossible_place(programs: Programs) -> None:  # noqa: F811
+def test_save_to_an_impossible_place(programs: Programs) -> None:
     dbg = started(programs.echo)
     with pytest.raises(SnapshotError, match="cannot write snapshot /no/such/dir/m.snap"):
         save(dbg.m, "/no/such/dir/m.snap")

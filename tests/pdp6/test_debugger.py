@@ -13,7 +13,10 @@ from pdp6 import Machine
 from pdp6.debugger import DebugError, Debugger
 from pdp6.devices import ScriptedHost
 
-from .console_helpers import Programs, programs  # noqa: F401  (fixture)
+from .console_helpers import (
+    Programs,
+    programs_fixture,  # noqa: F401  (the programs fixture)
+)
 
 
 def debugger(path: Path, keys: str = "") -> Debugger:
@@ -23,7 +26,7 @@ def debugger(path: Path, keys: str = "") -> Debugger:
 
 
 @pytest.fixture
-def echo(programs: Programs) -> Debugger:  # noqa: F811
+def echo(programs: Programs) -> Debugger:
     return debugger(programs.echo)
 
 
@@ -66,7 +69,7 @@ def test_bad_locations_say_what_is_wrong(echo: Debugger, text: str, message: str
         echo.address(text)
 
 
-def test_source_lines_need_a_map(programs: Programs, tmp_path: Path) -> None:  # noqa: F811
+def test_source_lines_need_a_map(programs: Programs, tmp_path: Path) -> None:
     rim = tmp_path / "echo.rim"  # no echo.map beside it here
     rim.write_bytes(programs.echo_rim.read_bytes())
     dbg = debugger(rim)
@@ -206,7 +209,7 @@ def test_read_breakpoint(echo: Debugger) -> None:
     assert echo.host.output == "ECHO "  # type: ignore[attr-defined]  # the first word's five
 
 
-def test_write_by_an_interrupt_instruction(programs: Programs) -> None:  # noqa: F811
+def test_write_by_an_interrupt_instruction(programs: Programs) -> None:
     dbg = debugger(programs.echoint, "A")
     dbg.add_break(sym(dbg, "TTYINT"), "write")
     report = dbg.go()
@@ -237,7 +240,7 @@ def test_registers_and_devices(echo: Debugger) -> None:
     assert devices[2].startswith("TTY  120  CONI 000000  fast; 0 in, 0 out")
 
 
-def test_tapes_and_boot(programs: Programs, tmp_path: Path) -> None:  # noqa: F811
+def test_tapes_and_boot(programs: Programs, tmp_path: Path) -> None:
     dbg = Debugger(Machine(engine="python"), ScriptedHost("HI\n"), baud=None, grace_us=50_000)
     with pytest.raises(DebugError, match="no tape in the reader"):
         dbg.boot()
@@ -260,7 +263,7 @@ def test_tapes_and_boot(programs: Programs, tmp_path: Path) -> None:  # noqa: F8
         dbg.attach_tape("ptr", "/no/such/tape")
 
 
-def test_reset_clears_devices_and_pi(programs: Programs) -> None:  # noqa: F811
+def test_reset_clears_devices_and_pi(programs: Programs) -> None:
     dbg = debugger(programs.echoint)
     dbg.resume(until_us=100_000)
     assert dbg.m.pi.active and dbg.tty.pia == 1

@@ -9,7 +9,12 @@ from pathlib import Path
 
 import pexpect
 
-from .console_helpers import Programs, expect_reply, programs, spawn  # noqa: F401
+from .console_helpers import (
+    Programs,
+    expect_reply,
+    programs_fixture,  # noqa: F401  (the programs fixture)
+    spawn,
+)
 
 PROMPT = "debug> "
 
@@ -18,7 +23,7 @@ def ask(child: pexpect.spawn, command: str, reply: str) -> None:
     expect_reply(child, command, reply, PROMPT)
 
 
-def test_debug_session(programs: Programs) -> None:  # noqa: F811
+def test_debug_session(programs: Programs) -> None:
     c = spawn("debug", "echo.mid", cwd=programs.dir)
     c.expect_exact("echo.mid: assembled and loaded; PC at GO (000100). Type help for commands.")
     c.expect_exact("echo.mid:11  GO:     MOVE P,[-PDLEN,,PDL-1]  ; set up the stack")

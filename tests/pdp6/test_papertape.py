@@ -18,7 +18,10 @@ from pdp6.runner import Runner
 from pdp6.wordfile import encode_words
 
 from .conftest import halt, ins, io
-from .console_helpers import Programs, programs  # noqa: F401  (fixture)
+from .console_helpers import (
+    Programs,
+    programs_fixture,  # noqa: F401  (the programs fixture)
+)
 
 BUF = 0o200
 
@@ -100,7 +103,7 @@ def test_punch_one_frame_per_datao_in_both_modes() -> None:
     assert 2 * PUNCH_FRAME_NS <= m.elapsed_ns < 2 * PUNCH_FRAME_NS + 100_000
 
 
-def test_tape_frames_turns_a_midas_word_file_into_binary_frames(programs: Programs) -> None:  # noqa: F811
+def test_tape_frames_turns_a_midas_word_file_into_binary_frames(programs: Programs) -> None:
     data = programs.echo_rim.read_bytes()
     frames = tape_frames(data)
     assert len(frames) == len(data) // 9 * 2 * 6  # six frames a word
@@ -132,7 +135,7 @@ def test_read_in_of_hand_made_rim_pairs_halts_at_the_start() -> None:
 
 @pytest.mark.parametrize("which", ["echo_rim", "echo"])
 def test_midas_tape_boots_through_the_read_in_loader_and_runs(
-    programs: Programs, which: str  # noqa: F811
+    programs: Programs, which: str
 ) -> None:
     """A RIM tape (and an SBLK one, whose RIM prologue loads its own loader) from midas."""
     m = Machine(engine="python")

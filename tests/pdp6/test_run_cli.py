@@ -18,7 +18,7 @@ from .console_helpers import (
     Programs,
     assemble,
     pdp6_command,
-    programs,  # noqa: F401  (fixture)
+    programs_fixture,  # noqa: F401  (the programs fixture)
     subprocess_env,
 )
 
@@ -34,20 +34,20 @@ def program(tmp_path: Path, name: str, source: str) -> Path:
 
 
 # --- the teletype on standard input and output ---------------------------------------------
-def test_echo_reads_standard_input_and_ends_with_it(programs: Programs) -> None:  # noqa: F811
+def test_echo_reads_standard_input_and_ends_with_it(programs: Programs) -> None:
     result = run(str(programs.echo), "--engine", "python", input="hello\nP-K4\n")
     assert result.exit_code == 0, result.output
     # Lower case is typed as upper case (a Model 35 has none); CR LF comes out as \n.
     assert result.stdout == "ECHO READY\nHELLO\nP-K4\n"
 
 
-def test_interrupt_driven_echo(programs: Programs) -> None:  # noqa: F811
+def test_interrupt_driven_echo(programs: Programs) -> None:
     result = run(str(programs.echoint), "--engine", "python", "--lowercase", input="Abc\n")
     assert result.exit_code == 0, result.output
     assert result.stdout == "Abc\n"
 
 
-def test_a_real_pipe_into_a_subprocess(programs: Programs) -> None:  # noqa: F811
+def test_a_real_pipe_into_a_subprocess(programs: Programs) -> None:
     done = subprocess.run(
         [*pdp6_command(), "run", str(programs.echo)], input=b"HELLO\n",
         capture_output=True, env=subprocess_env(), timeout=60,
@@ -57,7 +57,7 @@ def test_a_real_pipe_into_a_subprocess(programs: Programs) -> None:  # noqa: F81
     assert b"Traceback" not in done.stderr
 
 
-def test_rim_file_loads_directly_and_through_the_read_in_loader(programs: Programs) -> None:  # noqa: F811
+def test_rim_file_loads_directly_and_through_the_read_in_loader(programs: Programs) -> None:
     for extra in ([], ["--boot"]):
         result = run(str(programs.echo_rim), "--engine", "python", "--baud", "fast", *extra,
                      input="OK\n")  # fmt: skip
@@ -65,13 +65,13 @@ def test_rim_file_loads_directly_and_through_the_read_in_loader(programs: Progra
         assert result.stdout == "ECHO READY\nOK\n", extra
 
 
-def test_verbose_says_why_the_run_ended(programs: Programs) -> None:  # noqa: F811
+def test_verbose_says_why_the_run_ended(programs: Programs) -> None:
     result = run(str(programs.echo), "--engine", "python", "--baud", "fast", "-v", input="")
     assert result.exit_code == 0
     assert re.search(r"waiting for input \(none left\) at TYI\+?1? \(00011[67]\)", result.stderr)
 
 
-def test_max_seconds_stops_in_emulated_time(programs: Programs) -> None:  # noqa: F811
+def test_max_seconds_stops_in_emulated_time(programs: Programs) -> None:
     result = run(str(programs.echo), "--engine", "python", "--max-seconds", "0.35", input="")
     assert result.exit_code == 3
     assert result.stdout in ("ECH", "ECHO")  # 3 or 4 characters at 10 a second
@@ -87,7 +87,7 @@ def test_halting_program_ends_the_run(tmp_path: Path) -> None:
 
 
 # --- trace ----------------------------------------------------------------------------------
-def test_trace_writes_one_line_per_instruction(programs: Programs, tmp_path: Path) -> None:  # noqa: F811
+def test_trace_writes_one_line_per_instruction(programs: Programs, tmp_path: Path) -> None:
     trace = tmp_path / "echo.trace"
     result = run(str(programs.echo), "--engine", "python", "--baud", "fast",
                  "--trace", str(trace), "--grace", "0.01", "-v", input="A")  # fmt: skip
@@ -102,7 +102,7 @@ def test_trace_writes_one_line_per_instruction(programs: Programs, tmp_path: Pat
     assert all(re.match(r"\d{6} ", ln) and "flags" in ln for ln in lines)
 
 
-def test_trace_marks_interrupt_instructions(programs: Programs, tmp_path: Path) -> None:  # noqa: F811
+def test_trace_marks_interrupt_instructions(programs: Programs, tmp_path: Path) -> None:
     trace = tmp_path / "echoint.trace"
     result = run(str(programs.echoint), "--engine", "python", "--baud", "fast",
                  "--trace", str(trace), "--grace", "0.01", input="Z")  # fmt: skip
@@ -181,7 +181,7 @@ def test_file_that_is_not_a_binary(tmp_path: Path) -> None:
     assert result.exception is None or isinstance(result.exception, SystemExit)
 
 
-def test_bad_baud_and_engine_options(programs: Programs) -> None:  # noqa: F811
+def test_bad_baud_and_engine_options(programs: Programs) -> None:
     result = run(str(programs.echo), "--baud", "slow")
     assert result.exit_code == 2 and "'slow': a line speed such as 110, or 'fast'" in result.output
     result = run(str(programs.echo), "--engine", "turbo")
@@ -195,7 +195,7 @@ def test_program_that_would_trap_forever_is_not_started(tmp_path: Path) -> None:
 
 
 # --- pdp6 disasm --------------------------------------------------------------------------
-def test_disasm_lists_words_with_symbols(programs: Programs) -> None:  # noqa: F811
+def test_disasm_lists_words_with_symbols(programs: Programs) -> None:
     result = CliRunner().invoke(main, ["disasm", str(programs.echo)])
     assert result.exit_code == 0, result.output
     out = result.output

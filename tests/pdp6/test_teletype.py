@@ -16,7 +16,10 @@ from pdp6.runner import Runner
 from pdp6.terminal import StreamHost, model35_key
 
 from .conftest import halt, ins, io
-from .console_helpers import Programs, programs  # noqa: F401  (fixture)
+from .console_helpers import (
+    Programs,
+    programs_fixture,  # noqa: F401  (the programs fixture)
+)
 
 CHAR_110_NS = 100_000_000  # 11 bits at 110 baud
 RESULT = 0o200
@@ -241,7 +244,7 @@ def test_stream_host_without_input_ends_when_typed_keys_are_used_up() -> None:
 # --- the echo programs, end to end -------------------------------------------------------------
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("name", ["echo", "echoint"])
-def test_echo_program_over_the_teletype(programs: Programs, name: str, engine: str) -> None:  # noqa: F811
+def test_echo_program_over_the_teletype(programs: Programs, name: str, engine: str) -> None:
     m = Machine(engine=engine)
     m.pc = load_into(m.memory, load_file(getattr(programs, name)))
     host = ScriptedHost("HELLO THERE\nP-K4\n")
@@ -256,7 +259,7 @@ def test_echo_program_over_the_teletype(programs: Programs, name: str, engine: s
     assert tty.characters_in == 17
 
 
-def test_interrupt_echo_takes_keys_at_interrupt_level(programs: Programs) -> None:  # noqa: F811
+def test_interrupt_echo_takes_keys_at_interrupt_level(programs: Programs) -> None:
     m = Machine(engine="python")
     m.pc = load_into(m.memory, load_file(programs.echoint))
     host = ScriptedHost("AB", eof=False)
