@@ -27,7 +27,8 @@ overwritten the unread character.  ``baud=None`` is the fast mode for tests and 
 (10 us a character).
 
 The host side is a :class:`TeletypeHost`: something that may have typed characters
-ready and takes printed ones.  :class:`ScriptedHost` feeds text and collects output.
+ready and takes printed ones.  :class:`ScriptedHost` feeds text and collects output;
+:mod:`pdp6.terminal` has the interactive terminal and the standard-stream hosts.
 """
 
 from __future__ import annotations
