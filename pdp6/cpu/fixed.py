@@ -128,13 +128,7 @@ def exec_muldiv(mem, st, op: int, ac: int, e: int) -> None:
     if kind == 1:
         hi, lo, f = mul(a, b)
         st[FLAGS] |= f
-        if mode == 2:
-            write(mem, st, e, hi, True)
-            return
-        if mode == 3:
-            write(mem, st, e, hi, True)
-        mem[ac] = hi
-        mem[ac1] = lo
+        store_pair(mem, st, mode, ac, e, hi, lo)
         return
     if kind == 2:
         q, r, ok = idiv(a, b)
@@ -143,13 +137,18 @@ def exec_muldiv(mem, st, op: int, ac: int, e: int) -> None:
     if not ok:
         st[FLAGS] |= F_OV
         return
-    if mode == 2:
-        write(mem, st, e, q, True)
-        return
-    if mode == 3:
-        write(mem, st, e, q, True)
-    mem[ac] = q
-    mem[ac1] = r
+    store_pair(mem, st, mode, ac, e, q, r)
+
+
+@jit_inline
+def store_pair(mem, st, mode: int, ac: int, e: int, first: int, second: int) -> None:
+    """MUL and DIV results: AC,AC+1 (basic, I); the first word to C(E) (M); both (B)."""
+    if mode >= 2:
+        write(mem, st, e, first, True)
+        if mode == 2:
+            return
+    mem[ac] = first
+    mem[(ac + 1) & 0o17] = second
 
 
 @jit
