@@ -334,7 +334,11 @@ class MacroMixin:
             c = self.text[self.pos]
             if c != EOF_CH or not self.pop_frame():
                 break
-        text = "".join(parts)
+        return self.end_argument("".join(parts), c)
+
+    def end_argument(self, text: str, c: str) -> tuple[str, int]:
+        """An argument ended by ``c``: a comma means more follow (and is consumed), ``;``
+        ends the call before a comment, anything else is the end of the line."""
         if c == ",":
             self.pos += 1
             return text, MORE
@@ -361,13 +365,7 @@ class MacroMixin:
             if c == EOF_CH:
                 return "".join(parts), END_OTHER
             if depth == 0 and c in stop:
-                text = "".join(parts)
-                if c == ",":
-                    self.pos += 1
-                    return text, MORE
-                if c == ";":
-                    return text.rstrip(" \t"), END_OTHER
-                return text, END_EOL
+                return self.end_argument("".join(parts), c)
             if c in OPENS:
                 depth += 1
             elif c in CLOSES:
