@@ -131,8 +131,8 @@ class Machine:
         if not 16 < core_words <= ADDRESS_SPACE:
             raise ValueError(f"core size must be 17..{ADDRESS_SPACE} words, not {core_words}")
         self.engine = engine or engines.ENGINES[0]
-        self._run = engines.run_function(self.engine)
-        python = self.engine == "python"
+        self._run = engines.make_runner(self.engine)
+        python = self.engine != "compiled"
         optab = optable.build()
         if python:
             self._mem: Any = [0] * ADDRESS_SPACE
@@ -228,6 +228,9 @@ class Machine:
                 raise ValueError(f"breakpoint {a!r} is not an 18-bit address")
             self._bp[a] = 1
         self._synced_breakpoints = set(self.breakpoints)
+        forget = getattr(self._run, "breakpoints_changed", None)
+        if forget is not None:
+            forget()
 
     def _drain_io(self) -> None:
         st, q = self._st, self._ioq

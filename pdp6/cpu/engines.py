@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import jit as jitmod
-from . import access, arith, compare, fixed, floatbyte, fp, io, logic, loop
+from . import access, arith, compare, fixed, floatbyte, fp, io, logic, loop, translate
 
 _MODULES = (access, arith, fp, fixed, compare, logic, floatbyte, io, loop)
 
@@ -44,15 +44,22 @@ def _plain_run() -> Callable[..., int]:
 
 
 ENGINES = ("compiled", "python") if jitmod.ENABLED else ("python",)
-_cache: dict[str, Callable[..., int]] = {}
+# 'interpreter' is loop.run as plain Python, instruction by instruction: the reference
+# the translating 'python' engine is tested against.
+ALL_ENGINES = (*ENGINES, "interpreter")
+_plain: list[Callable[..., int]] = []
 
 
-def run_function(engine: str) -> Callable[..., int]:
-    """The ``run`` function of an engine ('compiled' or 'python')."""
-    if engine not in ENGINES:
+def make_runner(engine: str) -> Callable[..., int]:
+    """A ``run`` function with ``loop.run``'s arguments, for one machine."""
+    if engine not in ALL_ENGINES:
         raise ValueError(
             f"unknown or unavailable engine {engine!r}; this process has {', '.join(ENGINES)}"
         )
-    if engine not in _cache:
-        _cache[engine] = loop.run if engine == "compiled" else _plain_run()
-    return _cache[engine]
+    if engine == "compiled":
+        return loop.run
+    if not _plain:
+        _plain.append(_plain_run())
+    if engine == "interpreter":
+        return _plain[0]
+    return translate.BlockEngine(_plain[0])
