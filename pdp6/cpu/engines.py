@@ -24,10 +24,10 @@ def _is_dispatcher(obj: Any) -> bool:
     return hasattr(obj, "py_func") and hasattr(obj, "signatures")
 
 
-def _plain_run() -> Callable[..., int]:
-    """``loop.run`` with every compiled callee replaced by its plain-Python source."""
+def _plain_functions() -> dict[str, Callable[..., Any]]:
+    """The loop's routines as plain Python, by name, calling each other as plain Python."""
     if not jitmod.ENABLED:
-        return loop.run
+        return {name: obj for m in _MODULES for name, obj in vars(m).items() if callable(obj)}
     namespaces = {m.__name__: dict(vars(m)) for m in _MODULES}
     plain: dict[int, types.FunctionType] = {}
     for m in _MODULES:
@@ -40,14 +40,14 @@ def _plain_run() -> Callable[..., int]:
         for name, obj in list(ns.items()):
             if _is_dispatcher(obj):
                 ns[name] = plain[id(obj)]
-    return namespaces[loop.__name__]["run"]
+    return {name: f for ns in namespaces.values() for name, f in ns.items() if isinstance(f, types.FunctionType)}
 
 
 ENGINES = ("compiled", "python") if jitmod.ENABLED else ("python",)
 # 'interpreter' is loop.run as plain Python, instruction by instruction: the reference
 # the translating 'python' engine is tested against.
 ALL_ENGINES = (*ENGINES, "interpreter")
-_plain: list[Callable[..., int]] = []
+_plain: dict[str, Callable[..., Any]] = {}
 
 
 def make_runner(engine: str) -> Callable[..., int]:
@@ -59,7 +59,7 @@ def make_runner(engine: str) -> Callable[..., int]:
     if engine == "compiled":
         return loop.run
     if not _plain:
-        _plain.append(_plain_run())
+        _plain.update(_plain_functions())
     if engine == "interpreter":
-        return _plain[0]
-    return translate.BlockEngine(_plain[0])
+        return _plain["run"]
+    return translate.BlockEngine(_plain)

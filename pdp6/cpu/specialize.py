@@ -78,6 +78,8 @@ class Facts:
     time_slot: int
     deferred: frozenset[int]  # slots whose constant stores may wait until an exit
     free: frozenset[int]  # slots a block may store to and go on
+    alarm: frozenset[int]  # free slots whose store must end the block (APR conditions)
+    quiet: dict[str, Any]  # routines that, in bounded code, return a known value and do nothing
 
 
 @dataclass
@@ -86,10 +88,12 @@ class Effects:
 
     ends_block: bool = False  # stores state the runner must look at, or is unbounded
     smc: bool = False  # stores to computed addresses (checked against the block)
+    alarm: bool = False  # may set an APR condition (flagged in `_apr` when it does)
+    flag_bits: int = 0  # PC-word flags it may set
     const_stores: set[int] = field(default_factory=set)
 
     def copy(self) -> Effects:
-        return Effects(self.ends_block, self.smc, set(self.const_stores))
+        return Effects(self.ends_block, self.smc, self.alarm, self.flag_bits, set(self.const_stores))
 
 
 class State:
@@ -273,9 +277,16 @@ class Specializer:
             self.flush(st, out, time_only=True)
         return self.slot_ref(slot, ast.Load())
 
-    def note_store(self, slot: int) -> None:
+    def note_store(self, slot: int, out: list[ast.stmt]) -> None:
         if slot not in self.facts.free:
             self.effects.ends_block = True
+        elif slot in self.facts.alarm and not self.residual_depth:
+            self.effects.alarm = True
+            out.append(assign("_apr", const(1)))
+
+    def note_flags(self, value: ast.expr) -> None:
+        m = self.mask(value)
+        self.effects.flag_bits |= m if m != ALL else 0o777777
 
     def store_slot(self, st: State, slot: int, value: ast.expr, out: list[ast.stmt]) -> None:
         f = self.facts
@@ -283,19 +294,24 @@ class Specializer:
             if is_const(value) and value.value == f.constant[slot]:
                 return
             raise Unsupported(f"changes state slot {slot}, assumed constant")
-        if slot == f.flags_slot and self.mask(value) & f.flags_zero:
-            raise Unsupported("may set a flag assumed clear")
-        self.note_store(slot)
+        if slot == f.flags_slot:
+            if self.mask(value) & f.flags_zero:
+                raise Unsupported("may set a flag assumed clear")
+            self.note_flags(value)
         if slot in f.deferred and is_const(value) and st.defer:
+            self.note_store(slot, out)
             st.slots[slot] = value.value
             return
         st.slots.pop(slot, None)
         out.append(ast.Assign(targets=[self.slot_ref(slot, ast.Store())], value=value))
+        self.note_store(slot, out)
 
     def update_slot(self, st: State, slot: int, op: ast.operator, value: ast.expr,
                     out: list[ast.stmt]) -> None:  # fmt: skip
         """``st[slot] op= value``."""
         f = self.facts
+        if is_const(value) and value.value == 0 and isinstance(op, ast.Add | ast.BitOr | ast.BitXor):
+            return
         if slot == f.time_slot and isinstance(op, ast.Add):
             if not is_const(value):
                 raise Unsupported("time that depends on data")
@@ -316,8 +332,10 @@ class Specializer:
                 raise Unsupported("may set a flag assumed clear")
             if not isinstance(op, ast.BitOr | ast.BitAnd):
                 raise Unsupported("arithmetic on the flags")
-        self.note_store(slot)
+            if isinstance(op, ast.BitOr):
+                self.note_flags(value)
         out.append(ast.AugAssign(target=self.slot_ref(slot, ast.Store()), op=op, value=value))
+        self.note_store(slot, out)
 
     # --- expressions ----------------------------------------------------------------
     def binop(self, op: ast.operator, a: ast.expr, b: ast.expr) -> ast.expr:
@@ -482,6 +500,8 @@ class Specializer:
         plain = getattr(target, "py_func", target)
         src = self.sources.get(getattr(plain, "__name__", "")) if target is not None else None
         values = self.seq(args, st, fr, out)
+        if src is not None and src.name in self.facts.quiet and not self.residual_depth:
+            return const(self.facts.quiet[src.name])
         if src is None:
             if fname not in _PURE_BUILTINS and fname != "range":
                 raise Unsupported(f"call of {fname}")
