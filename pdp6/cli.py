@@ -44,42 +44,53 @@ def main() -> None:
 @main.command()
 @click.option(
     "--engine",
-    type=click.Choice(["all", "compiled", "python"]),
+    type=click.Choice(["all", "compiled", "python", "interpreter"]),
     default="all",
     show_default=True,
-    help="Which execute loop to time.",
+    help="Which execute loop to time: compiled (numba), python (plain Python, PDP-6 "
+    "code translated block by block), interpreter (plain Python, one instruction at a "
+    "time; the reference the translation is checked against).",
 )
 @click.option(
     "--rounds",
     type=click.IntRange(1, 100_000),
     default=None,
-    help="Rounds of the mix (default: 2000 compiled, 40 plain Python; ~10,700 "
-    "instructions a round).",
+    help="Rounds of the mix (default: 2000 compiled, 200 python, 40 interpreter; "
+    "~10,700 instructions a round).",
 )
 def bench(engine: str, rounds: int | None) -> None:
     """Time a fixed program mix: arithmetic, bytes, stack calls, indirection, a sort.
 
     Prints, for each engine: instructions per wall second, emulated PDP-6 seconds per
-    wall second, and the time of the first call: the numba compile "(compiled)", or
-    loading the compiled code from its on-disk cache "(cached)".  To time a fresh
-    compile, delete the cache first: find pdp6 -name '*.nb[ic]' -delete
+    wall second, and the time of the first call (one round on a fresh machine): the
+    numba compile "(compiled)", loading the compiled code from its on-disk cache
+    "(cached)", or translating the mix's blocks to Python "(translated)".  To time a
+    fresh compile, delete the cache first: rm -r ~/.cache/pdp6-numba
     """
     from .bench import run_mix
 
-    wanted = engines.ENGINES if engine == "all" else (engine,)
+    wanted = engines.ALL_ENGINES if engine == "all" else (engine,)
     if "compiled" in wanted and not jitmod.ENABLED:
         raise click.UsageError(
             "the compiled engine needs numba (pip install numba) and PDP6_NOJIT unset"
         )
-    click.echo(f"{'engine':<10} {'instr/s':>14} {'PDP-6 s per wall s':>19} {'first call':>11}")
+    click.echo(f"{'engine':<11}{'instr/s':>14} {'PDP-6 s per wall s':>19} {'first call':>11}")
+    notes = []
     for name in wanted:
-        n = rounds or (2000 if name == "compiled" else 40)
+        n = rounds or {"compiled": 2000, "python": 200}.get(name, 40)
         click.echo(f"running {name} engine, {n} rounds ...", err=True)
         r = run_mix(name, n)
-        how = "" if name == "python" else (" (compiled)" if r.compiled_now else " (cached)")
-        click.echo(
-            f"{name:<10} {r.ips:>14,.0f} {r.speed_ratio:>19.1f} {r.first_call_s:>10.2f}s{how}"
+        how = {"python": " (translated)", "interpreter": ""}.get(
+            name, " (compiled)" if r.compiled_now else " (cached)"
         )
+        click.echo(
+            f"{name:<11}{r.ips:>14,.0f} {r.speed_ratio:>19.1f} {r.first_call_s:>10.2f}s{how}"
+        )
+        if name == "python":
+            notes.append(f"python: {r.translated:.1%} of the instructions ran in "
+                         f"{r.blocks} translated blocks")  # fmt: skip
+    for note in notes:
+        click.echo(note)
     click.echo("(a real PDP-6 ran about 200,000 instructions a second)")
 
 

@@ -40,7 +40,12 @@ def _plain_functions() -> dict[str, Callable[..., Any]]:
         for name, obj in list(ns.items()):
             if _is_dispatcher(obj):
                 ns[name] = plain[id(obj)]
-    return {name: f for ns in namespaces.values() for name, f in ns.items() if isinstance(f, types.FunctionType)}
+    return {
+        name: f
+        for ns in namespaces.values()
+        for name, f in ns.items()
+        if isinstance(f, types.FunctionType)
+    }
 
 
 ENGINES = ("compiled", "python") if jitmod.ENABLED else ("python",)

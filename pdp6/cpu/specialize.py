@@ -93,7 +93,9 @@ class Effects:
     const_stores: set[int] = field(default_factory=set)
 
     def copy(self) -> Effects:
-        return Effects(self.ends_block, self.smc, self.alarm, self.flag_bits, set(self.const_stores))
+        return Effects(
+            self.ends_block, self.smc, self.alarm, self.flag_bits, set(self.const_stores)
+        )
 
 
 class State:
@@ -101,9 +103,15 @@ class State:
 
     __slots__ = ("vars", "time", "spent", "slots", "defer", "core")
 
-    def __init__(self, vars: dict[str, ast.expr], time: int = 0, spent: int = 0,
-                 slots: dict[int, int] | None = None, defer: bool = True,
-                 core: dict[int, ast.expr] | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        vars: dict[str, ast.expr],
+        time: int = 0,
+        spent: int = 0,
+        slots: dict[int, int] | None = None,
+        defer: bool = True,
+        core: dict[int, ast.expr] | None = None,
+    ) -> None:
         self.vars = vars
         self.time = time  # emulated ns not yet added to st[TIME]
         self.spent = spent  # most ns this path can have added since the start
@@ -112,8 +120,9 @@ class State:
         self.core = core if core is not None else {}  # known words at constant addresses
 
     def copy(self) -> State:
-        return State(dict(self.vars), self.time, self.spent, dict(self.slots), self.defer,
-                     dict(self.core))  # fmt: skip
+        return State(
+            dict(self.vars), self.time, self.spent, dict(self.slots), self.defer, dict(self.core)
+        )
 
 
 @dataclass
@@ -156,7 +165,9 @@ def _has(nodes: list[ast.stmt], kind: type, skip_loops: bool) -> bool:
     for n in nodes:
         if isinstance(n, kind):
             return True
-        if isinstance(n, ast.If) and (_has(n.body, kind, skip_loops) or _has(n.orelse, kind, skip_loops)):
+        if isinstance(n, ast.If) and (
+            _has(n.body, kind, skip_loops) or _has(n.orelse, kind, skip_loops)
+        ):
             return True
         if isinstance(n, ast.While | ast.For) and not skip_loops and _has(n.body, kind, False):
             return True
@@ -173,19 +184,31 @@ def _assigned(nodes: list[ast.stmt]) -> set[str]:
 
 
 _BINOPS: dict[type, Callable[[Any, Any], Any]] = {
-    ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
-    ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b,
-    ast.LShift: lambda a, b: a << b, ast.RShift: lambda a, b: a >> b,
-    ast.BitAnd: lambda a, b: a & b, ast.BitOr: lambda a, b: a | b, ast.BitXor: lambda a, b: a ^ b,
-}  # fmt: skip
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.FloorDiv: lambda a, b: a // b,
+    ast.Mod: lambda a, b: a % b,
+    ast.LShift: lambda a, b: a << b,
+    ast.RShift: lambda a, b: a >> b,
+    ast.BitAnd: lambda a, b: a & b,
+    ast.BitOr: lambda a, b: a | b,
+    ast.BitXor: lambda a, b: a ^ b,
+}
 _CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
-    ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.Lt: lambda a, b: a < b,
-    ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b,
-}  # fmt: skip
+    ast.Eq: lambda a, b: a == b,
+    ast.NotEq: lambda a, b: a != b,
+    ast.Lt: lambda a, b: a < b,
+    ast.LtE: lambda a, b: a <= b,
+    ast.Gt: lambda a, b: a > b,
+    ast.GtE: lambda a, b: a >= b,
+}
 _UNOPS: dict[type, Callable[[Any], Any]] = {
-    ast.USub: lambda a: -a, ast.Invert: lambda a: ~a, ast.Not: lambda a: not a,
+    ast.USub: lambda a: -a,
+    ast.Invert: lambda a: ~a,
+    ast.Not: lambda a: not a,
     ast.UAdd: lambda a: +a,
-}  # fmt: skip
+}
 _PURE_BUILTINS = {"min": min, "max": max, "abs": abs, "int": int, "bool": bool}
 
 
@@ -196,9 +219,13 @@ class Specializer:
     residual code (``mem``, ``st`` ...); ``st`` is the state vector the facts are about.
     """
 
-    def __init__(self, sources: dict[str, Source], facts: Facts,
-                 arrays: frozenset[str] = frozenset({"mem", "st", "io", "ioq"}),
-                 state_array: str = "st") -> None:  # fmt: skip
+    def __init__(
+        self,
+        sources: dict[str, Source],
+        facts: Facts,
+        arrays: frozenset[str] = frozenset({"mem", "st", "io", "ioq"}),
+        state_array: str = "st",
+    ) -> None:
         self.sources = sources
         self.facts = facts
         self.arrays = arrays
@@ -260,8 +287,13 @@ class Specializer:
     def flush(self, st: State, out: list[ast.stmt], time_only: bool = False) -> None:
         """Emit the deferred time and state stores of this path."""
         if st.time:
-            out.append(ast.AugAssign(target=self.slot_ref(self.facts.time_slot, ast.Store()),
-                                     op=ast.Add(), value=const(st.time)))  # fmt: skip
+            out.append(
+                ast.AugAssign(
+                    target=self.slot_ref(self.facts.time_slot, ast.Store()),
+                    op=ast.Add(),
+                    value=const(st.time),
+                )
+            )
             st.time = 0
         if not time_only:
             for slot, v in sorted(st.slots.items()):
@@ -306,11 +338,16 @@ class Specializer:
         out.append(ast.Assign(targets=[self.slot_ref(slot, ast.Store())], value=value))
         self.note_store(slot, out)
 
-    def update_slot(self, st: State, slot: int, op: ast.operator, value: ast.expr,
-                    out: list[ast.stmt]) -> None:  # fmt: skip
+    def update_slot(
+        self, st: State, slot: int, op: ast.operator, value: ast.expr, out: list[ast.stmt]
+    ) -> None:
         """``st[slot] op= value``."""
         f = self.facts
-        if is_const(value) and value.value == 0 and isinstance(op, ast.Add | ast.BitOr | ast.BitXor):
+        if (
+            is_const(value)
+            and value.value == 0
+            and isinstance(op, ast.Add | ast.BitOr | ast.BitXor)
+        ):
             return
         if slot == f.time_slot and isinstance(op, ast.Add):
             if not is_const(value):
@@ -319,7 +356,9 @@ class Specializer:
                 st.time += value.value
             else:
                 self.flush(st, out, time_only=True)
-                out.append(ast.AugAssign(target=self.slot_ref(slot, ast.Store()), op=op, value=value))
+                out.append(
+                    ast.AugAssign(target=self.slot_ref(slot, ast.Store()), op=op, value=value)
+                )
                 self.effects.ends_block = True  # time added in a loop has no bound
             st.spent += value.value
             return
@@ -344,11 +383,20 @@ class Specializer:
                 return const(_BINOPS[type(op)](a.value, b.value))
             except (KeyError, ArithmeticError) as exc:
                 raise Unsupported(f"cannot fold {type(op).__name__}") from exc
-        if is_const(b) and b.value == 0 and isinstance(op, ast.Add | ast.Sub | ast.BitOr | ast.BitXor | ast.LShift | ast.RShift):
+        if (
+            is_const(b)
+            and b.value == 0
+            and isinstance(op, ast.Add | ast.Sub | ast.BitOr | ast.BitXor | ast.LShift | ast.RShift)
+        ):
             return a
         if is_const(b) and b.value == 0 and isinstance(op, ast.BitAnd | ast.Mult) and _pure(a):
             return const(0)
-        if is_const(a) and a.value == 0 and isinstance(op, ast.BitAnd | ast.Mult | ast.LShift | ast.RShift) and _pure(b):
+        if (
+            is_const(a)
+            and a.value == 0
+            and isinstance(op, ast.BitAnd | ast.Mult | ast.LShift | ast.RShift)
+            and _pure(b)
+        ):
             return const(0)
         if is_const(a) and a.value == 0 and isinstance(op, ast.Add | ast.BitOr | ast.BitXor):
             return b
@@ -372,7 +420,9 @@ class Specializer:
             return const(0)  # st[FLAGS] & USER in exec mode
         return ast.BinOp(left=a, op=op, right=b)
 
-    def seq(self, nodes: list[ast.expr], st: State, fr: Frame, out: list[ast.stmt]) -> list[ast.expr]:
+    def seq(
+        self, nodes: list[ast.expr], st: State, fr: Frame, out: list[ast.stmt]
+    ) -> list[ast.expr]:
         """Specialize expressions evaluated left to right; values read before a later
         expression's inlined statements are saved first, so the order of effects holds."""
         done: list[ast.expr] = []
@@ -422,8 +472,10 @@ class Specializer:
                 if known is not None:
                     return const(known)
             if all(is_const(p) for p in parts):
-                ok = all(_CMPOPS[type(o)](x.value, y.value)
-                         for o, x, y in zip(node.ops, parts, parts[1:], strict=False))  # fmt: skip
+                ok = all(
+                    _CMPOPS[type(o)](x.value, y.value)
+                    for o, x, y in zip(node.ops, parts, parts[1:], strict=False)
+                )
                 return const(ok)
             return ast.Compare(left=parts[0], ops=node.ops, comparators=parts[1:])
         if isinstance(node, ast.BoolOp):
@@ -432,15 +484,21 @@ class Specializer:
             test = self.test(node.test, st, fr, out)
             if is_const(test):
                 return self.expr(node.body if test.value else node.orelse, st, fr, out)
-            return ast.IfExp(test=test, body=self.lazy(node.body, st, fr),
-                             orelse=self.lazy(node.orelse, st, fr))  # fmt: skip
+            return ast.IfExp(
+                test=test, body=self.lazy(node.body, st, fr), orelse=self.lazy(node.orelse, st, fr)
+            )
         if isinstance(node, ast.Subscript):
             arr, idx = self.seq([node.value, node.slice], st, fr, out)
             if is_const(arr) and is_const(idx):
                 return const(arr.value[idx.value])
             if self.is_state(arr) and is_const(idx):
                 return self.load_slot(st, idx.value, out)
-            if is_const(idx) and isinstance(arr, ast.Name) and arr.id == "mem" and idx.value in st.core:
+            if (
+                is_const(idx)
+                and isinstance(arr, ast.Name)
+                and arr.id == "mem"
+                and idx.value in st.core
+            ):
                 return st.core[idx.value]
             return ast.Subscript(value=arr, slice=idx, ctx=ast.Load())
         if isinstance(node, ast.Tuple):
@@ -493,7 +551,9 @@ class Specializer:
         return ast.BoolOp(op=node.op, values=kept)
 
     # --- calls ----------------------------------------------------------------------
-    def call(self, fname: str, args: list[ast.expr], st: State, fr: Frame, out: list[ast.stmt]) -> ast.expr:
+    def call(
+        self, fname: str, args: list[ast.expr], st: State, fr: Frame, out: list[ast.stmt]
+    ) -> ast.expr:
         if fname in st.vars:
             raise Unsupported(f"call through variable {fname}")
         target = fr.source.globals.get(fname)
@@ -516,8 +576,9 @@ class Specializer:
             self.effects, st.spent = effects, spent
         return self.residual_call(src, values, st, out)
 
-    def inline(self, src: Source, values: list[ast.expr], st: State, caller: Frame,
-               out: list[ast.stmt]) -> ast.expr:  # fmt: skip
+    def inline(
+        self, src: Source, values: list[ast.expr], st: State, caller: Frame, out: list[ast.stmt]
+    ) -> ast.expr:
         if len(values) != len(src.params):
             raise Unsupported(f"{src.name}: wrong number of arguments")
         fr = Frame(src, inline=True)
@@ -564,7 +625,9 @@ class Specializer:
         st.core = _common([s.core for s, _, _ in rets])
         return ast.Tuple(elts=result, ctx=ast.Load()) if width else result[0]
 
-    def residual_call(self, src: Source, values: list[ast.expr], st: State, out: list[ast.stmt]) -> ast.expr:
+    def residual_call(
+        self, src: Source, values: list[ast.expr], st: State, out: list[ast.stmt]
+    ) -> ast.expr:
         """Call a specialized copy of a routine that could not be inlined (it loops)."""
         key = (src.name, *(repr(v.value) if is_const(v) else None for v in values))
         if key not in self.residuals:
@@ -576,7 +639,9 @@ class Specializer:
         args = [v for v in values if not is_const(v)]
         return ast.Call(func=name(fname), args=args, keywords=[])
 
-    def specialize_def(self, src: Source, values: list[ast.expr]) -> tuple[str, ast.FunctionDef, bool]:
+    def specialize_def(
+        self, src: Source, values: list[ast.expr]
+    ) -> tuple[str, ast.FunctionDef, bool]:
         saved = self.effects
         self.effects = Effects()
         self.residual_depth += 1
@@ -605,19 +670,25 @@ class Specializer:
             self.effects = saved
 
     # --- statements -----------------------------------------------------------------
-    def block(self, stmts: list[ast.stmt], st: State, fr: Frame, out: list[ast.stmt]) -> State | None:
+    def block(
+        self, stmts: list[ast.stmt], st: State, fr: Frame, out: list[ast.stmt]
+    ) -> State | None:
         """Specialize a statement list; the state where it falls through, or None."""
         for i, node in enumerate(stmts):
             if isinstance(node, ast.If):
                 test = self.test(node.test, st, fr, out)
                 rest = stmts[i + 1 :]
                 if is_const(test):
-                    return self.block((node.body if test.value else node.orelse) + rest, st, fr, out)
+                    return self.block(
+                        (node.body if test.value else node.orelse) + rest, st, fr, out
+                    )
                 body: list[ast.stmt] = []
                 orelse: list[ast.stmt] = []
                 out.append(ast.If(test=test, body=body, orelse=orelse))
                 other = st.copy()
-                if fr.inline and (_has(node.body, ast.Return, True) or _has(node.orelse, ast.Return, True)):
+                if fr.inline and (
+                    _has(node.body, ast.Return, True) or _has(node.orelse, ast.Return, True)
+                ):
                     # Returns inside: each branch goes on with the rest of the routine.
                     a = self.block(node.body + rest, st, fr, body)
                     b = self.block(node.orelse + rest, other, fr, orelse)
@@ -633,8 +704,9 @@ class Specializer:
                 return None
         return st
 
-    def join(self, a: State | None, abody: list[ast.stmt], b: State | None,
-             bbody: list[ast.stmt]) -> State | None:  # fmt: skip
+    def join(
+        self, a: State | None, abody: list[ast.stmt], b: State | None, bbody: list[ast.stmt]
+    ) -> State | None:
         """The state after an if whose branches ended in ``a`` and ``b`` (None: no fall-through)."""
         if a is None or b is None:
             return a if b is None else b
@@ -693,7 +765,9 @@ class Specializer:
                     out.append(assign(r, value))
                     value = name(r)
                 if isinstance(value, ast.Tuple):
-                    value = ast.Tuple(elts=[self.materialize(e, out) for e in value.elts], ctx=ast.Load())
+                    value = ast.Tuple(
+                        elts=[self.materialize(e, out) for e in value.elts], ctx=ast.Load()
+                    )
                 fr.returns.append((st, out, value))
             else:
                 self.flush(st, out)
@@ -716,7 +790,9 @@ class Specializer:
         out.append(assign(r, e))
         return name(r)
 
-    def store(self, target: ast.expr, value: ast.expr, st: State, fr: Frame, out: list[ast.stmt]) -> None:
+    def store(
+        self, target: ast.expr, value: ast.expr, st: State, fr: Frame, out: list[ast.stmt]
+    ) -> None:
         if isinstance(target, ast.Name):
             self.bind(st, target.id, value, fr, out)
             return
@@ -725,8 +801,17 @@ class Specializer:
                 parts = [self.materialize(e, out) for e in value.elts]
             else:
                 names = [self.fresh("u") for _ in target.elts]
-                out.append(ast.Assign(targets=[ast.Tuple(elts=[ast.Name(id=n, ctx=ast.Store()) for n in names],
-                                                         ctx=ast.Store())], value=value))  # fmt: skip
+                out.append(
+                    ast.Assign(
+                        targets=[
+                            ast.Tuple(
+                                elts=[ast.Name(id=n, ctx=ast.Store()) for n in names],
+                                ctx=ast.Store(),
+                            )
+                        ],
+                        value=value,
+                    )
+                )
                 parts = [name(n) for n in names]
             for t, p in zip(target.elts, parts, strict=True):
                 self.store(t, p, st, fr, out)
@@ -742,8 +827,9 @@ class Specializer:
             return
         raise Unsupported(f"store to {type(target).__name__}")
 
-    def store_array(self, arr: ast.expr, idx: ast.expr, value: ast.expr, st: State,
-                    out: list[ast.stmt]) -> None:  # fmt: skip
+    def store_array(
+        self, arr: ast.expr, idx: ast.expr, value: ast.expr, st: State, out: list[ast.stmt]
+    ) -> None:
         if not (isinstance(arr, ast.Name) and arr.id == "mem"):
             self.effects.ends_block = True  # the I/O arrays
         elif is_const(idx):
@@ -758,13 +844,20 @@ class Specializer:
             st.core = {}
             idx = self.materialize(idx, out)
             self.effects.smc = True
-            out.append(ast.Assign(targets=[ast.Subscript(value=arr, slice=idx, ctx=ast.Store())], value=value))
+            out.append(
+                ast.Assign(
+                    targets=[ast.Subscript(value=arr, slice=idx, ctx=ast.Store())], value=value
+                )
+            )
             # A store into the running block ends it after this instruction.
-            test = ast.Compare(left=name("_LO"), ops=[ast.LtE(), ast.Lt()],
-                               comparators=[idx, name("_HI")])  # fmt: skip
+            test = ast.Compare(
+                left=name("_LO"), ops=[ast.LtE(), ast.Lt()], comparators=[idx, name("_HI")]
+            )
             out.append(ast.If(test=test, body=[assign("_smc", const(1))], orelse=[]))
             return
-        out.append(ast.Assign(targets=[ast.Subscript(value=arr, slice=idx, ctx=ast.Store())], value=value))
+        out.append(
+            ast.Assign(targets=[ast.Subscript(value=arr, slice=idx, ctx=ast.Store())], value=value)
+        )
 
     def augassign(self, node: ast.AugAssign, st: State, fr: Frame, out: list[ast.stmt]) -> bool:
         t = node.target
@@ -780,7 +873,12 @@ class Specializer:
                 self.update_slot(st, idx.value, node.op, value, out)
                 return True
             old = ast.Subscript(value=arr, slice=idx, ctx=ast.Load())
-            if is_const(idx) and isinstance(arr, ast.Name) and arr.id == "mem" and idx.value in st.core:
+            if (
+                is_const(idx)
+                and isinstance(arr, ast.Name)
+                and arr.id == "mem"
+                and idx.value in st.core
+            ):
                 old = st.core[idx.value]
             self.store_array(arr, idx, self.binop(node.op, old, value), st, out)
             return True
@@ -822,8 +920,12 @@ class Specializer:
                     raise Unsupported("for with a tuple target")
                 iterable = self.expr(node.iter, st, fr, out)
                 end = self.block(node.body, st, fr, body)
-                new: ast.stmt = ast.For(target=ast.Name(id=fr.pinned[node.target.id], ctx=ast.Store()),
-                                        iter=iterable, body=body or [ast.Pass()], orelse=[])  # fmt: skip
+                new: ast.stmt = ast.For(
+                    target=ast.Name(id=fr.pinned[node.target.id], ctx=ast.Store()),
+                    iter=iterable,
+                    body=body or [ast.Pass()],
+                    orelse=[],
+                )
             else:
                 side: list[ast.stmt] = []
                 test = self.test(node.test, st, fr, side)
@@ -854,7 +956,11 @@ def _or(masks: list[int]) -> int:
 def _common(maps: list[dict[int, ast.expr]]) -> dict[int, ast.expr]:
     """The entries all ``maps`` agree on."""
     first, *rest = maps
-    return {k: v for k, v in first.items() if all(k in m and ast.dump(m[k]) == ast.dump(v) for m in rest)}
+    return {
+        k: v
+        for k, v in first.items()
+        if all(k in m and ast.dump(m[k]) == ast.dump(v) for m in rest)
+    }
 
 
 def tidy(body: list[ast.stmt]) -> list[ast.stmt]:
@@ -877,7 +983,11 @@ def _tidy_list(stmts: list[ast.stmt], loads: dict[str, int]) -> bool:
             inner = getattr(node, attr, None)
             if isinstance(inner, list) and inner:
                 changed |= _tidy_list(inner, loads)
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
             target = node.targets[0].id
             if not loads.get(target) and not target.startswith("_") and _pure_or_load(node.value):
                 changed = True

@@ -78,7 +78,7 @@ SOURCES = load_sources((access, arith, fp, fixed, compare, logic, floatbyte, io,
 ARRAYS = ("mem", "st", "io", "ioq")
 
 Block = tuple[Any, int, int, int, list[int], int]  # fn, count, bound, end, words, flags set
-SLOW: Block = (None, 0, 0, 0, [], 0)  # run this address through loop.run
+SLOW: Block = (None, 1 << 62, 0, 0, [], 0)  # run this address through loop.run (never fits)
 # Added to a block's result when the runner must look at the state again (a stop reason,
 # queued I/O, PI or APR changes): count << 18 | PC stays below it.
 RECHECK = 1 << 40
@@ -166,12 +166,16 @@ class Translation:
         self.state = st
         return True
 
-    def exit(self, st: State, target: ast.expr, count: int, out: list[ast.stmt],
-             recheck: bool = False) -> None:  # fmt: skip
+    def exit(
+        self, st: State, target: ast.expr, count: int, out: list[ast.stmt], recheck: bool = False
+    ) -> None:
         self.spec.flush(st, out)
         high = (count << 18) | (RECHECK if recheck else 0)
-        value = const(high | target.value) if isinstance(target, ast.Constant) else ast.BinOp(
-            left=const(high), op=ast.BitOr(), right=target)  # fmt: skip
+        value = (
+            const(high | target.value)
+            if isinstance(target, ast.Constant)
+            else ast.BinOp(left=const(high), op=ast.BitOr(), right=target)
+        )
         out.append(ast.Return(value=value))
 
     def module(self, end: int) -> ast.Module:
@@ -179,7 +183,11 @@ class Translation:
         if not self.done:
             self.exit(self.state, const(end & RH), len(self.bounds), self.body)
             self.done = True
-        flags = [ast.parse(f"{f} = 0").body[0] for f, on in (("_smc", self.smc), ("_apr", self.alarm)) if on]
+        flags = [
+            ast.parse(f"{f} = 0").body[0]
+            for f, on in (("_smc", self.smc), ("_apr", self.alarm))
+            if on
+        ]
         body = flags + tidy(self.body)
         fn = ast.parse(f"def _block({', '.join(ARRAYS)}): pass").body[0]
         assert isinstance(fn, ast.FunctionDef)
@@ -247,41 +255,42 @@ class BlockEngine:
         SHARED[(pc, self.memsize)] = block
         return block
 
-    def __call__(self, mem: Any, st: Any, io: Any, ioq: Any, optab: Any, bp: Any, max_n: int) -> int:
+    def __call__(
+        self, mem: Any, st: Any, io: Any, ioq: Any, optab: Any, bp: Any, max_n: int
+    ) -> int:
         if st[MEMSIZE] != self.memsize or not self.optab:
             self.blocks.clear()
             self.memsize = st[MEMSIZE]
             self.optab = tuple(int(x) for x in optab)
         blocks = self.blocks
         step = self.step
-        n = 0
+        left = max_n  # instructions still to run
         reason = REASON_LIMIT
         first = st[FIRST]
         pi_quiet = self.pi_quiet
         quiet, danger = pi_quiet(st)
-        while n < max_n:
-            pc = st[PC]
+        pc = st[PC]
+        while left > 0:
             b = blocks.get(pc)
             if b is None:
                 b = blocks[pc] = self.translate(mem, bp, pc)
-            fn = b[0]
+            fn, count, bound, end, words, flag_bits = b
             if (
                 quiet
-                and fn is not None
-                and n + b[1] <= max_n
-                and st[TIME] + b[2] < st[EVENT]
-                and not b[5] & danger
-                and mem[pc : b[3]] == b[4]
+                and count <= left
+                and st[TIME] + bound < st[EVENT]
+                and not flag_bits & danger
+                and mem[pc:end] == words
             ):
                 r = fn(mem, st, io, ioq)
                 first = 0
                 if r < RECHECK:
-                    n += r >> 18
-                    st[PC] = r & RH
+                    left -= r >> 18
+                    pc = r & RH
                     continue
                 r -= RECHECK
-                n += r >> 18
-                st[PC] = r & RH
+                left -= r >> 18
+                pc = st[PC] = r & RH
                 if st[REASON] or st[IOQ_N]:
                     reason = st[REASON] or REASON_IO
                     break
@@ -289,17 +298,20 @@ class BlockEngine:
                 continue
             # Everything else: one instruction (or interrupt) through loop.run.
             self.slow_steps += 1
+            st[PC] = pc
             st[FIRST] = first
             before = st[COUNT]
             code = step(mem, st, io, ioq, optab, bp, 1)
-            n += st[COUNT] - before
+            left -= st[COUNT] - before
             st[COUNT] = before
             first = st[FIRST]
+            pc = st[PC]
             if code != REASON_LIMIT:
                 reason = code
                 break
             quiet, danger = pi_quiet(st)
-        st[COUNT] += n
+        st[PC] = pc
+        st[COUNT] += max_n - left
         st[FIRST] = first
         return reason
 

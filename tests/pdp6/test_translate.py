@@ -183,7 +183,12 @@ def test_clock_interrupts_with_pi_on() -> None:
 def test_user_mode_code_runs_on_the_interpreter_path() -> None:
     # User address 1000 is relocated to 5000 (relocation 4K); at 1000 in physical core
     # there is other code, which a block that ignored user mode would run.
-    program = [ins("ADDI", 1, 1), ins("SOJG", 2, START), ins("MOVEI", 3, 1), ins("JRST", 0, START + 2)]
+    program = [
+        ins("ADDI", 1, 1),
+        ins("SOJG", 2, START),
+        ins("MOVEI", 3, 1),
+        ins("JRST", 0, START + 2),
+    ]
     results = []
     for engine in ("python", "interpreter"):
         m = load(engine, [ins("MOVEI", 4, 4)] * 8, acs={2: 20})
