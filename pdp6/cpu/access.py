@@ -190,8 +190,33 @@ def effective_address(mem, st, ir: int) -> int:
     reference faulted: the instruction is then abandoned, unchanged, and restarts later.
     The left half of the last word of the chain is kept for ``JRST 2,``.
     """
+    y = ir & RH
+    x = (ir >> 18) & 0o17
+    if x:
+        y = (y + mem[x]) & RH
+        st[TIME] += INDEX_NS
+    if ir & 0o20000000 == 0:
+        st[EA_LH] = (ir >> 18) & RH
+        return y
+    return indirect_chain(mem, st, y)
+
+
+@jit_inline
+def indirect_chain(mem, st, y: int) -> int:
+    """The rest of an E calculation from the first indirect word's address ``y``.
+
+    Kept apart from :func:`effective_address` so that the common case (no ``@``) is
+    straight-line code for the plain engine's translator.
+    """
     levels = 0
     while True:
+        ir = read(mem, st, y)
+        st[TIME] += INDIRECT_LOGIC_NS
+        if st[FAULT]:
+            return -1
+        levels += 1
+        if interruptible(st, levels):
+            return -1
         y = ir & RH
         x = (ir >> 18) & 0o17
         if x:
@@ -200,10 +225,3 @@ def effective_address(mem, st, ir: int) -> int:
         if ir & 0o20000000 == 0:
             st[EA_LH] = (ir >> 18) & RH
             return y
-        ir = read(mem, st, y)
-        st[TIME] += INDIRECT_LOGIC_NS
-        if st[FAULT]:
-            return -1
-        levels += 1
-        if interruptible(st, levels):
-            return -1

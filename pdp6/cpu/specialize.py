@@ -88,13 +88,13 @@ class Effects:
 
     ends_block: bool = False  # stores state the runner must look at, or is unbounded
     smc: bool = False  # stores to computed addresses (checked against the block)
-    alarm: bool = False  # may set an APR condition (flagged in `_apr` when it does)
+    check: bool = False  # may need the runner to look again (flagged in `_chk` when so)
     flag_bits: int = 0  # PC-word flags it may set
     const_stores: set[int] = field(default_factory=set)
 
     def copy(self) -> Effects:
         return Effects(
-            self.ends_block, self.smc, self.alarm, self.flag_bits, set(self.const_stores)
+            self.ends_block, self.smc, self.check, self.flag_bits, set(self.const_stores)
         )
 
 
@@ -156,8 +156,34 @@ def _simple(e: ast.expr) -> bool:
     return isinstance(e, ast.Constant | ast.Name)
 
 
-def _pure(e: ast.expr) -> bool:
-    return not any(isinstance(n, ast.Subscript | ast.Call) for n in ast.walk(e))
+def _pure(e: ast.expr, loads: bool = False) -> bool:
+    """No calls and (unless ``loads``) no subscripts: reordering it changes nothing."""
+    if isinstance(e, ast.Constant | ast.Name):
+        return True
+    if isinstance(e, ast.BinOp):
+        return _pure(e.left, loads) and _pure(e.right, loads)
+    if isinstance(e, ast.UnaryOp):
+        return _pure(e.operand, loads)
+    if isinstance(e, ast.Compare):
+        return _pure(e.left, loads) and all(_pure(c, loads) for c in e.comparators)
+    if isinstance(e, ast.BoolOp):
+        return all(_pure(v, loads) for v in e.values)
+    if isinstance(e, ast.IfExp):
+        return _pure(e.test, loads) and _pure(e.body, loads) and _pure(e.orelse, loads)
+    if isinstance(e, ast.Tuple):
+        return all(_pure(v, loads) for v in e.elts)
+    if isinstance(e, ast.Subscript):
+        return loads and _pure(e.value, loads) and _pure(e.slice, loads)
+    return False
+
+
+def same(x: ast.expr, y: ast.expr) -> bool:
+    """Whether two residual values are certainly equal (names and constants only)."""
+    if isinstance(x, ast.Name) and isinstance(y, ast.Name):
+        return x.id == y.id
+    if isinstance(x, ast.Constant) and isinstance(y, ast.Constant):
+        return type(x.value) is type(y.value) and x.value == y.value
+    return False
 
 
 def _has(nodes: list[ast.stmt], kind: type, skip_loops: bool) -> bool:
@@ -232,6 +258,7 @@ class Specializer:
         self.state_array = state_array
         self.residual_depth = 0
         self.masks: dict[str, int] = {}
+        self.choices: dict[str, frozenset[Any]] = {}  # names known to hold one of a few constants
         self.residuals: dict[tuple[Any, ...], tuple[str, ast.FunctionDef, bool]] = {}
         self.effects = Effects()
         self._counter = itertools.count()
@@ -239,6 +266,18 @@ class Specializer:
     # --- names --------------------------------------------------------------------
     def fresh(self, base: str) -> str:
         return f"{base}_{next(self._counter)}"
+
+    def note_choices(self, target: str, values: list[ast.expr]) -> None:
+        """Remember that ``target`` holds one of ``values`` if each is known."""
+        options: set[Any] = set()
+        for v in values:
+            if is_const(v):
+                options.add(v.value)
+            elif isinstance(v, ast.Name) and v.id in self.choices:
+                options |= self.choices[v.id]
+            else:
+                return
+        self.choices[target] = frozenset(options)
 
     def mask(self, e: ast.expr) -> int:
         """Bits that may be set in the value of ``e`` (ALL when unknown or negative)."""
@@ -313,8 +352,12 @@ class Specializer:
         if slot not in self.facts.free:
             self.effects.ends_block = True
         elif slot in self.facts.alarm and not self.residual_depth:
-            self.effects.alarm = True
-            out.append(assign("_apr", const(1)))
+            self.raise_check(out)
+
+    def raise_check(self, out: list[ast.stmt]) -> None:
+        """At run time, leave the block after this instruction and have the runner look."""
+        self.effects.check = True
+        out.append(assign("_chk", const(1)))
 
     def note_flags(self, value: ast.expr) -> None:
         m = self.mask(value)
@@ -609,6 +652,7 @@ class Specializer:
                 r = self.fresh("r")
                 masks = [self.mask(c) for c in col]
                 self.masks[r] = ALL if ALL in masks else _or(masks)
+                self.note_choices(r, col)
                 for (_, body, _), c in zip(rets, col, strict=True):
                     body.append(assign(r, c))
                 result.append(name(r))
@@ -635,7 +679,12 @@ class Specializer:
         fname = self.residuals[key][0]
         self.flush(st, out)
         st.core = {}
-        self.effects.ends_block = True  # its time has no bound, and it is not checked for stores
+        # Its time has no bound and its stores are not checked: when it runs, the block
+        # ends after this instruction.
+        if self.residual_depth:
+            self.effects.ends_block = True
+        else:
+            self.raise_check(out)
         args = [v for v in values if not is_const(v)]
         return ast.Call(func=name(fname), args=args, keywords=[])
 
@@ -715,11 +764,12 @@ class Specializer:
             if x is None or y is None:
                 a.vars.pop(var, None)
                 continue
-            if ast.dump(x) == ast.dump(y):
+            if same(x, y):
                 continue
             m = self.fresh(var)
             mx, my = self.mask(x), self.mask(y)
             self.masks[m] = ALL if ALL in (mx, my) else mx | my
+            self.note_choices(m, [x, y])
             abody.append(assign(m, x))
             bbody.append(assign(m, y))
             a.vars[var] = name(m)
@@ -956,23 +1006,34 @@ def _or(masks: list[int]) -> int:
 def _common(maps: list[dict[int, ast.expr]]) -> dict[int, ast.expr]:
     """The entries all ``maps`` agree on."""
     first, *rest = maps
-    return {
-        k: v
-        for k, v in first.items()
-        if all(k in m and ast.dump(m[k]) == ast.dump(v) for m in rest)
-    }
+    return {k: v for k, v in first.items() if all(k in m and same(m[k], v) for m in rest)}
 
 
 def tidy(body: list[ast.stmt]) -> list[ast.stmt]:
     """Drop assignments nobody reads and fold ``x = e; y = x`` into ``y = e``."""
-    while True:
-        loads: dict[str, int] = {}
-        for node in ast.walk(ast.Module(body=body, type_ignores=[])):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                loads[node.id] = loads.get(node.id, 0) + 1
-        changed = _tidy_list(body, loads)
-        if not changed:
-            return body
+    loads: dict[str, int] = {}
+    for node in body:
+        count_loads(node, loads, 1)
+    while _tidy_list(body, loads):
+        pass
+    return body
+
+
+def count_loads(node: ast.AST, loads: dict[str, int], delta: int) -> None:
+    """Add ``delta`` to ``loads[name]`` for every name ``node`` reads."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Name):
+            if isinstance(n.ctx, ast.Load):
+                loads[n.id] = loads.get(n.id, 0) + delta
+            continue
+        for f in n._fields:
+            v = getattr(n, f, None)
+            if isinstance(v, list):
+                stack.extend(x for x in v if isinstance(x, ast.AST))
+            elif isinstance(v, ast.AST):
+                stack.append(v)
 
 
 def _tidy_list(stmts: list[ast.stmt], loads: dict[str, int]) -> bool:
@@ -989,7 +1050,8 @@ def _tidy_list(stmts: list[ast.stmt], loads: dict[str, int]) -> bool:
             and isinstance(node.targets[0], ast.Name)
         ):
             target = node.targets[0].id
-            if not loads.get(target) and not target.startswith("_") and _pure_or_load(node.value):
+            if not loads.get(target) and not target.startswith("_") and _pure(node.value, True):
+                count_loads(node.value, loads, -1)
                 changed = True
                 continue
             prev = out[-1] if out else None
@@ -1008,7 +1070,3 @@ def _tidy_list(stmts: list[ast.stmt], loads: dict[str, int]) -> bool:
     if len(out) != len(stmts):
         stmts[:] = out
     return changed
-
-
-def _pure_or_load(e: ast.expr) -> bool:
-    return not any(isinstance(n, ast.Call) for n in ast.walk(e))

@@ -77,8 +77,9 @@ MAX_BLOCK = 64  # instructions in one block at most
 SOURCES = load_sources((access, arith, fp, fixed, compare, logic, floatbyte, io, loop))
 ARRAYS = ("mem", "st", "io", "ioq")
 
-Block = tuple[Any, int, int, int, list[int], int]  # fn, count, bound, end, words, flags set
-SLOW: Block = (None, 1 << 62, 0, 0, [], 0)  # run this address through loop.run (never fits)
+# fn, count, bound, end and words of the first stretch, PC flags set, other stretches
+Block = tuple[Any, int, int, int, list[int], int, tuple[tuple[int, int, list[int]], ...]]
+SLOW: Block = (None, 1 << 62, 0, 0, [], 0, ())  # run this address through loop.run
 # Added to a block's result when the runner must look at the state again (a stop reason,
 # queued I/O, PI or APR changes): count << 18 | PC stays below it.
 RECHECK = 1 << 40
@@ -104,27 +105,84 @@ def facts(memsize: int) -> Facts:
     )
 
 
+class Path:
+    """One way through a block being translated: its code and what is known on it."""
+
+    def __init__(self, body: list[ast.stmt], state: State, count: int, spent: int,
+                 seen: frozenset[int]) -> None:  # fmt: skip
+        self.body = body
+        self.state = state
+        self.count = count  # instructions on this path so far
+        self.spent = spent  # most emulated ns they take
+        self.last = 0  # ... of which the last instruction
+        self.seen = seen  # their addresses
+
+
 class Translation:
-    """The Python code of one block, built instruction by instruction."""
+    """The Python code of one block.
+
+    A block is a tree of straight paths from its first instruction: unconditional jumps
+    are followed, and a skip or conditional jump with a known target grows a second
+    path; a path that comes back to the first instruction goes round a loop inside the
+    function.  Everything else leaves the block, returning ``count << 18 | PC``.
+    """
 
     def __init__(self, memsize: int, optab: tuple[int, ...]) -> None:
         self.memsize = memsize
         self.spec = Specializer(SOURCES, facts(memsize))
         self.optab = const(optab)
         self.body: list[ast.stmt] = []
-        self.state = State({})
-        self.bounds: list[int] = []
-        self.stores: set[int] = set()
+        self.start = -1  # address of the first instruction
+        self.size = 0  # instructions translated (paths may repeat one)
+        self.addresses: set[int] = set()
+        self.stores: set[int] = set()  # constant addresses some instruction stores to
         self.smc = False
-        self.alarm = False
+        self.check = False
         self.flag_bits = 0
-        self.done = False  # the last instruction left the block
+        self.loops = False  # some path jumps back to the start: the body is a loop
+        self.count = 0  # most instructions along one path
+        self.bound = 0  # most ns along one path, but for its last instruction
 
-    def add(self, ir: int, pc: int) -> bool:
-        """Append the instruction ``ir`` at ``pc``; False if it must be left to loop.run."""
+    def grow(self, mem: Any, bp: Any, pc: int) -> None:
+        """Translate from ``pc``: the main path first, then the paths that branch off."""
+        self.start = pc
+        pending = [(pc, Path(self.body, State({}), 0, 0, frozenset()))]
+        while pending:
+            addr, path = pending.pop(0)
+            self.follow(mem, bp, addr, path, pending)
+
+    def follow(self, mem: Any, bp: Any, addr: int, path: Path,
+               pending: list[tuple[int, Path]]) -> None:  # fmt: skip
+        while True:
+            if addr == self.start and path.count:
+                self.jump(path, const(addr), path.body)  # fell or jumped back to the start
+                return
+            if (
+                self.size >= MAX_BLOCK
+                or addr < 16
+                or addr >= self.memsize
+                or (addr != self.start and bp[addr])
+                or addr in self.stores
+                or addr in path.seen
+            ):
+                break
+            nxt = self.add(int(mem[addr]), addr, path, pending)
+            if nxt is None:
+                break
+            if nxt < 0:
+                return  # the path has left the block
+            addr = nxt
+        if path.count:
+            self.exit(path, const(addr & RH), path.body)
+        elif path.body is self.body:
+            self.start = -1  # not even the first instruction: nothing to translate
+
+    def add(self, ir: int, pc: int, path: Path, pending: list[tuple[int, Path]]) -> int | None:
+        """Translate ``ir`` at ``pc`` onto ``path``: the next address on the path, -1 if
+        the path ends here, None if the instruction must be left to loop.run."""
         spec = self.spec
         spec.effects = Effects()
-        st = self.state.copy()
+        st = path.state.copy()
         st.time += CORE_READ_NS  # the fetch, as loop.run charges it
         st.spent = CORE_READ_NS
         npc = (pc + 1) & RH
@@ -133,89 +191,185 @@ class Translation:
         try:
             nxt = spec.inline(SOURCES["execute"], args, st, Frame(SOURCES["execute"], True), code)
         except Unsupported:
-            return False
-        self.body.extend(code)
-        self.bounds.append(st.spent)
+            return None
         effects = spec.effects
+        self.size += 1
+        self.addresses.add(pc)
         self.stores |= effects.const_stores
         self.flag_bits |= effects.flag_bits
-        count = len(self.bounds)
-        if effects.alarm:
-            # An APR condition was raised: leave, so the runner latches its interrupt.
-            self.alarm = True
+        self.smc |= effects.smc
+        path.body.extend(code)
+        path.state = st
+        path.count += 1
+        path.spent += st.spent
+        path.last = st.spent
+        path.seen = path.seen | {pc}
+        if effects.check:
+            # An APR condition was raised or a routine ran: leave, and the runner looks.
+            self.check = True
             raised: list[ast.stmt] = []
-            self.exit(st.copy(), nxt, count, raised, recheck=True)
-            self.body.append(ast.If(test=name("_apr"), body=raised, orelse=[]))
+            self.exit(path, nxt, raised, recheck=True)
+            path.body.append(ast.If(test=name("_chk"), body=raised, orelse=[]))
         if effects.ends_block:
-            self.exit(st, nxt, count, self.body, recheck=True)
-            self.done = True
-        elif isinstance(nxt, ast.Constant) and nxt.value != npc:
-            self.exit(st, nxt, count, self.body)
-            self.done = True
+            self.exit(path, nxt, path.body, recheck=True)
+            return -1
+        if isinstance(nxt, ast.Constant):
+            if nxt.value == npc:
+                self.moved(path, effects, npc)
+                return npc
+            if nxt.value != self.start and self.size < MAX_BLOCK and nxt.value not in path.seen:
+                self.moved(path, effects, int(nxt.value))
+                return int(nxt.value)  # an unconditional jump: the path goes on there
+            self.jump(path, nxt, path.body)
+            return -1
+        # A skip or conditional jump: grow the taken path too when its target is known.
+        options = spec.choices.get(nxt.id, frozenset()) if isinstance(nxt, ast.Name) else ()
+        targets = set(options) - {npc}
+        taken: list[ast.stmt] = []
+        test = ast.Compare(left=nxt, ops=[ast.NotEq()], comparators=[const(npc)])
+        path.body.append(ast.If(test=test, body=taken, orelse=[]))
+        branch = Path(taken, st.copy(), path.count, path.spent, path.seen)
+        branch.last = path.last
+        target = targets.pop() if len(targets) == 1 else None
+        if target is None or target == self.start or target in path.seen:
+            self.jump(branch, const(target) if target is not None else nxt, taken)
         else:
-            if not isinstance(nxt, ast.Constant):
-                taken: list[ast.stmt] = []
-                self.exit(st.copy(), nxt, count, taken)
-                test = ast.Compare(left=nxt, ops=[ast.NotEq()], comparators=[const(npc)])
-                self.body.append(ast.If(test=test, body=taken, orelse=[]))
-            if effects.smc:
-                self.smc = True
-                moved: list[ast.stmt] = []
-                self.exit(st.copy(), const(npc), count, moved)
-                self.body.append(ast.If(test=name("_smc"), body=moved, orelse=[]))
-        self.state = st
-        return True
+            self.moved(branch, effects, target)
+            pending.append((target, branch))
+        self.moved(path, effects, npc)
+        return npc
 
-    def exit(
-        self, st: State, target: ast.expr, count: int, out: list[ast.stmt], recheck: bool = False
-    ) -> None:
+    def moved(self, path: Path, effects: Effects, nxt: int) -> None:
+        """Before going on to ``nxt``: leave if this instruction stored into the block."""
+        if effects.smc:
+            out: list[ast.stmt] = []
+            self.exit(path, const(nxt), out)
+            path.body.append(ast.If(test=name("_smc"), body=out, orelse=[]))
+
+    def jump(self, path: Path, target: ast.expr, out: list[ast.stmt]) -> None:
+        """Go to ``target``: round the loop again if it is the start, else leave."""
+        if not (isinstance(target, ast.Constant) and target.value == self.start):
+            self.exit(path, target, out)
+            return
+        # Back to the start: the runner's entry checks, for the next time round.
+        self.loops = True
+        self.note_end(path)
+        st = path.state.copy()
         self.spec.flush(st, out)
-        high = (count << 18) | (RECHECK if recheck else 0)
+        out.extend(ast.parse(f"_n += {path.count << 18}").body)
+        stop = f"_n > _lim or st[{TIME}] + _BOUND >= st[{EVENT}]" + (" or _smc" if self.smc else "")
+        out.extend(ast.parse(f"if {stop}:\n    return _n + {self.start}\ncontinue").body)
+
+    def exit(self, path: Path, target: ast.expr, out: list[ast.stmt],
+             recheck: bool = False) -> None:  # fmt: skip
+        """Leave the block: ``_n`` counts the instructions of earlier times round."""
+        self.note_end(path)
+        st = path.state.copy()
+        self.spec.flush(st, out)
+        high = (path.count << 18) | (RECHECK if recheck else 0)
         value = (
             const(high | target.value)
             if isinstance(target, ast.Constant)
             else ast.BinOp(left=const(high), op=ast.BitOr(), right=target)
         )
-        out.append(ast.Return(value=value))
+        out.append(ast.Return(value=ast.BinOp(left=name("_n"), op=ast.Add(), right=value)))
 
-    def module(self, end: int) -> ast.Module:
+    def note_end(self, path: Path) -> None:
+        self.count = max(self.count, path.count)
+        self.bound = max(self.bound, path.spent - path.last)
+
+    def stretches(self) -> list[tuple[int, int]]:
+        """The addresses translated, as [first, end) stretches of core, the start first."""
+        out: list[list[int]] = []
+        for a in sorted(self.addresses):
+            if out and out[-1][1] == a:
+                out[-1][1] = a + 1
+            else:
+                out.append([a, a + 1])
+        first = next(i for i, (a, b) in enumerate(out) if a <= self.start < b)
+        out.insert(0, out.pop(first))
+        if out[0][0] != self.start:  # the block's check starts at its first instruction
+            out.append([out[0][0], self.start])
+            out[0][0] = self.start
+        return [(a, b) for a, b in out]
+
+    def module(self) -> ast.Module:
         """The block as a module: residual routines, then ``_block``."""
-        if not self.done:
-            self.exit(self.state, const(end & RH), len(self.bounds), self.body)
-            self.done = True
-        flags = [
-            ast.parse(f"{f} = 0").body[0]
-            for f, on in (("_smc", self.smc), ("_apr", self.alarm))
-            if on
-        ]
-        body = flags + tidy(self.body)
-        fn = ast.parse(f"def _block({', '.join(ARRAYS)}): pass").body[0]
+        if self.loops and self.stores & self.addresses:
+            _unloop(self.body)  # it stores into its own code: never go round again
+        flags = [f"{f} = 0" for f, on in (("_smc", self.smc), ("_chk", self.check)) if on]
+        body = tidy(self.body)
+        if self.loops:
+            flags += ["_n = 0", "_lim = (left - _COUNT) << 18"]
+            loop = ast.parse("while True: pass").body[0]
+            assert isinstance(loop, ast.While)
+            loop.body = body
+            body = [loop]
+        fn = ast.parse(f"def _block({', '.join(ARRAYS)}, left): pass").body[0]
         assert isinstance(fn, ast.FunctionDef)
-        fn.body = body
+        fn.body = [*(ast.parse(f).body[0] for f in flags), *body]
         residuals = [node for _, node, _ in self.spec.residuals.values()]
         module = ast.Module(body=[*residuals, fn], type_ignores=[])
-        for node in ast.walk(module):
-            if isinstance(node, ast.If | ast.For | ast.While) and not node.body:
-                node.body = [ast.Pass()]
-        return ast.fix_missing_locations(module)
+        _finish(module, strip_count=not self.loops)
+        return module
 
-    def compile(self, start: int, end: int) -> Callable[..., int]:
-        module = self.module(end)
-        namespace: dict[str, Any] = {"_LO": start, "_HI": end}
-        exec(compile(module, f"<pdp6 block {start:06o}>", "exec"), namespace)  # noqa: S102
+    def compile(self) -> Callable[..., int]:
+        module = self.module()
+        namespace: dict[str, Any] = {
+            "_LO": min(self.addresses),  # stores in here may hit the block
+            "_HI": max(self.addresses) + 1,
+            "_COUNT": self.count,
+            "_BOUND": self.bound,
+        }
+        exec(compile(module, f"<pdp6 block {self.start:06o}>", "exec"), namespace)  # noqa: S102
         return namespace["_block"]  # type: ignore[no-any-return]
 
 
-def extend(t: Translation, mem: Any, bp: Any, pc: int) -> tuple[Translation, int]:
-    """Add instructions from ``pc`` on until the block must end; (t, the end address)."""
-    addr = pc
-    while len(t.bounds) < MAX_BLOCK and not t.done:
-        if addr < 16 or addr >= t.memsize or (addr != pc and bp[addr]) or addr in t.stores:
-            break
-        if not t.add(int(mem[addr]), addr):
-            break
-        addr += 1
-    return t, addr
+def extend(t: Translation, mem: Any, bp: Any, pc: int) -> Translation:
+    """Translate a block from ``pc`` (t.start is -1 if not even one instruction could be)."""
+    t.grow(mem, bp, pc)
+    return t
+
+
+def _unloop(body: list[ast.stmt]) -> None:
+    """Turn every `continue` (round the loop again) into the exit its guard would take."""
+    for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+        for attr in ("body", "orelse"):
+            stmts = getattr(node, attr, None)
+            if not isinstance(stmts, list):
+                continue
+            for i, stmt in enumerate(stmts):
+                if isinstance(stmt, ast.Continue):
+                    guard = stmts[i - 1]
+                    assert isinstance(guard, ast.If) and isinstance(guard.body[0], ast.Return)
+                    stmts[i] = guard.body[0]
+
+
+def _finish(module: ast.Module, strip_count: bool) -> None:
+    """Ready the tree for compile(): line numbers, no empty bodies, and (``strip_count``,
+    a block without a loop) exits that return their constant without adding ``_n``."""
+    stack: list[ast.AST] = [module]
+    while stack:
+        n = stack.pop()
+        if "lineno" in n._attributes:
+            n.lineno = n.end_lineno = 1  # type: ignore[attr-defined]
+            n.col_offset = n.end_col_offset = 0  # type: ignore[attr-defined]
+        if isinstance(n, ast.If | ast.For | ast.While) and not n.body:
+            n.body = [ast.Pass()]
+        if strip_count and isinstance(n, ast.Return) and isinstance(n.value, ast.BinOp):
+            left = n.value.left
+            if isinstance(left, ast.Name) and left.id == "_n":
+                n.value = n.value.right
+        for f in n._fields:
+            v = getattr(n, f, None)
+            if isinstance(v, list):
+                stack.extend(x for x in v if isinstance(x, ast.AST))
+            elif isinstance(v, ast.AST):
+                stack.append(v)
+
+
+def _same(mem: Any, stretches: tuple[tuple[int, int, list[int]], ...]) -> bool:
+    return all(mem[a:b] == words for a, b, words in stretches)
 
 
 class BlockEngine:
@@ -243,13 +397,17 @@ class BlockEngine:
         if pc < 16 or pc >= self.memsize or bp[pc]:
             return SLOW
         known = SHARED.get((pc, self.memsize))
-        if known is not None and mem[pc : known[3]] == known[4] and not any(bp[pc : known[3]]):
-            return known
-        t, addr = extend(Translation(self.memsize, self.optab), mem, bp, pc)
-        if not t.bounds:
+        if known is not None:
+            stretches = ((pc, known[3], known[4]), *known[6])
+            if _same(mem, stretches) and not any(any(bp[a:b]) for a, b, _ in stretches):
+                return known
+        t = extend(Translation(self.memsize, self.optab), mem, bp, pc)
+        if t.start < 0:
             return SLOW
-        fn = t.compile(pc, addr)
-        block = (fn, len(t.bounds), sum(t.bounds[:-1]), addr, list(mem[pc:addr]), t.flag_bits)
+        fn = t.compile()
+        (_, end), *rest = t.stretches()
+        others = tuple((a, b, list(mem[a:b])) for a, b in rest)
+        block = (fn, t.count, t.bound, end, list(mem[pc:end]), t.flag_bits, others)
         if len(SHARED) >= SHARED_MAX:
             SHARED.clear()
         SHARED[(pc, self.memsize)] = block
@@ -274,15 +432,16 @@ class BlockEngine:
             b = blocks.get(pc)
             if b is None:
                 b = blocks[pc] = self.translate(mem, bp, pc)
-            fn, count, bound, end, words, flag_bits = b
+            fn, count, bound, end, words, flag_bits, others = b
             if (
                 quiet
                 and count <= left
                 and st[TIME] + bound < st[EVENT]
                 and not flag_bits & danger
                 and mem[pc:end] == words
+                and (not others or _same(mem, others))
             ):
-                r = fn(mem, st, io, ioq)
+                r = fn(mem, st, io, ioq, left)
                 first = 0
                 if r < RECHECK:
                     left -= r >> 18
@@ -349,5 +508,5 @@ def python_of(words: list[int], pc: int, memsize: int = 1 << 18) -> str:
 
     core = [0] * memsize
     core[pc : pc + len(words)] = words
-    t, end = extend(Translation(memsize, tuple(int(x) for x in build())), core, bytes(memsize), pc)
-    return ast.unparse(t.module(end))
+    t = extend(Translation(memsize, tuple(int(x) for x in build())), core, bytes(memsize), pc)
+    return ast.unparse(t.module())
