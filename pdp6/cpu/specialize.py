@@ -91,11 +91,14 @@ class Effects:
     check: bool = False  # may need the runner to look again (flagged in `_chk` when so)
     flag_bits: int = 0  # PC-word flags it may set
     const_stores: set[int] = field(default_factory=set)
+    reads_state: bool = False  # reads time or a deferred slot, or calls a residual routine
+    direct: set[int] = field(default_factory=set)  # slots it stores to at once
+    residuals: set[str] = field(default_factory=set)  # residual routines it calls
 
     def copy(self) -> Effects:
-        return Effects(
-            self.ends_block, self.smc, self.check, self.flag_bits, set(self.const_stores)
-        )
+        return Effects(self.ends_block, self.smc, self.check, self.flag_bits,
+                       set(self.const_stores), self.reads_state, set(self.direct),
+                       set(self.residuals))  # fmt: skip
 
 
 class State:
@@ -259,7 +262,8 @@ class Specializer:
         self.residual_depth = 0
         self.masks: dict[str, int] = {}
         self.choices: dict[str, frozenset[Any]] = {}  # names known to hold one of a few constants
-        self.residuals: dict[tuple[Any, ...], tuple[str, ast.FunctionDef, bool]] = {}
+        # residual routines: (routine, constant arguments) -> (name, def, routines it calls)
+        self.residuals: dict[tuple[Any, ...], tuple[str, ast.FunctionDef, frozenset[str]]] = {}
         self.effects = Effects()
         self._counter = itertools.count()
 
@@ -344,6 +348,8 @@ class Specializer:
             return const(st.slots[slot])
         if slot in self.facts.constant:
             return const(self.facts.constant[slot])
+        if slot == self.facts.time_slot or slot in self.facts.deferred:
+            self.effects.reads_state = True
         if slot == self.facts.time_slot:
             self.flush(st, out, time_only=True)
         return self.slot_ref(slot, ast.Load())
@@ -379,6 +385,7 @@ class Specializer:
             return
         st.slots.pop(slot, None)
         out.append(ast.Assign(targets=[self.slot_ref(slot, ast.Store())], value=value))
+        self.effects.direct.add(slot)
         self.note_store(slot, out)
 
     def update_slot(
@@ -417,6 +424,7 @@ class Specializer:
             if isinstance(op, ast.BitOr):
                 self.note_flags(value)
         out.append(ast.AugAssign(target=self.slot_ref(slot, ast.Store()), op=op, value=value))
+        self.effects.direct.add(slot)
         self.note_store(slot, out)
 
     # --- expressions ----------------------------------------------------------------
@@ -676,7 +684,9 @@ class Specializer:
         key = (src.name, *(repr(v.value) if is_const(v) else None for v in values))
         if key not in self.residuals:
             self.residuals[key] = self.specialize_def(src, values)
-        fname = self.residuals[key][0]
+        fname, _, uses = self.residuals[key]
+        self.effects.residuals |= {fname, *uses}
+        self.effects.reads_state = True
         self.flush(st, out)
         st.core = {}
         # Its time has no bound and its stores are not checked: when it runs, the block
@@ -690,7 +700,7 @@ class Specializer:
 
     def specialize_def(
         self, src: Source, values: list[ast.expr]
-    ) -> tuple[str, ast.FunctionDef, bool]:
+    ) -> tuple[str, ast.FunctionDef, frozenset[str]]:
         saved = self.effects
         self.effects = Effects()
         self.residual_depth += 1
@@ -713,7 +723,7 @@ class Specializer:
             node = ast.parse(f"def {fname}({', '.join(params)}): pass").body[0]
             assert isinstance(node, ast.FunctionDef)
             node.body = body or [ast.Pass()]
-            return fname, node, True
+            return fname, node, frozenset(self.effects.residuals)
         finally:
             self.residual_depth -= 1
             self.effects = saved
@@ -1009,9 +1019,12 @@ def _common(maps: list[dict[int, ast.expr]]) -> dict[int, ast.expr]:
     return {k: v for k, v in first.items() if all(k in m and same(m[k], v) for m in rest)}
 
 
-def tidy(body: list[ast.stmt]) -> list[ast.stmt]:
-    """Drop assignments nobody reads and fold ``x = e; y = x`` into ``y = e``."""
-    loads: dict[str, int] = {}
+def tidy(body: list[ast.stmt], keep: frozenset[str] = frozenset()) -> list[ast.stmt]:
+    """Drop assignments nobody reads and fold ``x = e; y = x`` into ``y = e``.
+
+    ``keep`` names values read by code that is not in ``body``.
+    """
+    loads: dict[str, int] = dict.fromkeys(keep, 1)
     for node in body:
         count_loads(node, loads, 1)
     while _tidy_list(body, loads):

@@ -26,6 +26,7 @@ plain Python, so both paths give identical results, which the tests check.
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 from collections.abc import Callable
 from typing import Any
 
@@ -73,13 +74,15 @@ from .state import (
 )
 
 RH = 0o777777
-MAX_BLOCK = 64  # instructions in one block at most
+import os
+MAX_BLOCK = int(os.environ.get("MAXB", "64"))  # instructions in one block at most
 SOURCES = load_sources((access, arith, fp, fixed, compare, logic, floatbyte, io, loop))
 ARRAYS = ("mem", "st", "io", "ioq")
 
 # fn, count, bound, end and words of the first stretch, PC flags set, other stretches
 Block = tuple[Any, int, int, int, list[int], int, tuple[tuple[int, int, list[int]], ...]]
 SLOW: Block = (None, 1 << 62, 0, 0, [], 0, ())  # run this address through loop.run
+HOT = int(os.environ.get("HOT", "8"))  # times a block start is reached before it is translated
 # Added to a block's result when the runner must look at the state again (a stop reason,
 # queued I/O, PI or APR changes): count << 18 | PC stays below it.
 RECHECK = 1 << 40
@@ -103,6 +106,77 @@ def facts(memsize: int) -> Facts:
         # the PI sampling inside ILDB/IDPB finds nothing, as loop.run would.
         quiet={"pi_latch": None, "pi_takeable": 0},
     )
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """One instruction word at one address, specialized once and reused by every block.
+
+    Its code starts from a clean state (nothing known about core, no time pending), so
+    it fits wherever the instruction is reached; ``time`` and ``slots`` are what it
+    leaves pending for the block to add or store later.
+    """
+
+    code: list[ast.stmt]
+    nxt: ast.expr  # the next PC
+    time: int
+    spent: int
+    slots: dict[int, int]
+    effects: Effects
+    taken: int | None  # the target of a skip or conditional jump, when known
+
+
+_SPECIALIZERS: dict[tuple[int, tuple[int, ...]], Specializer] = {}
+_INSTRUCTIONS: dict[tuple[int, int, int], Instruction | None] = {}
+
+
+def specialized(memsize: int, optab: tuple[int, ...], ir: int, pc: int) -> Instruction | None:
+    """``loop.execute`` specialized for ``ir`` at ``pc``; None if it must run in loop.run."""
+    key = (memsize, ir, pc)
+    if key in _INSTRUCTIONS:
+        return _INSTRUCTIONS[key]
+    spec = _SPECIALIZERS.get((memsize, optab))
+    if spec is None:
+        spec = _SPECIALIZERS[(memsize, optab)] = Specializer(SOURCES, facts(memsize))
+    spec.effects = Effects()
+    st = State({}, time=CORE_READ_NS, spent=CORE_READ_NS)  # the fetch, as loop.run charges it
+    npc = (pc + 1) & RH
+    code: list[ast.stmt] = []
+    args = [name(a) for a in ARRAYS] + [const(optab), const(ir), const(pc), const(npc)]
+    entry: Instruction | None = None
+    try:
+        nxt = spec.inline(SOURCES["execute"], args, st, Frame(SOURCES["execute"], True), code)
+    except Unsupported:
+        pass
+    else:
+        taken = None
+        if isinstance(nxt, ast.Name):
+            targets = set(spec.choices.get(nxt.id, ())) - {npc}
+            taken = targets.pop() if len(targets) == 1 else None
+        keep = frozenset({nxt.id} if isinstance(nxt, ast.Name) else ())
+        code = tidy(code, keep)
+        for stmt in code:
+            _locate(stmt)
+        entry = Instruction(code, nxt, st.time, st.spent, st.slots, spec.effects, taken)
+    if len(_INSTRUCTIONS) >= SHARED_MAX * 8:
+        _INSTRUCTIONS.clear()
+    _INSTRUCTIONS[key] = entry
+    return entry
+
+
+def residual_defs(memsize: int, optab: tuple[int, ...], names: set[str]) -> list[ast.stmt]:
+    spec = _SPECIALIZERS[(memsize, optab)]
+    defs = []
+    for fname, node, _ in spec.residuals.values():
+        if fname in names:
+            if fname not in _LOCATED:
+                _locate(node)
+                _LOCATED.add(fname)
+            defs.append(node)
+    return defs
+
+
+_LOCATED: set[str] = set()  # residual routines ready for compile()
 
 
 class Path:
@@ -129,8 +203,9 @@ class Translation:
 
     def __init__(self, memsize: int, optab: tuple[int, ...]) -> None:
         self.memsize = memsize
-        self.spec = Specializer(SOURCES, facts(memsize))
-        self.optab = const(optab)
+        self.optab = optab
+        self.flusher = Specializer(SOURCES, facts(memsize))  # only emits deferred stores
+        self.residuals: set[str] = set()
         self.body: list[ast.stmt] = []
         self.start = -1  # address of the first instruction
         self.size = 0  # instructions translated (paths may repeat one)
@@ -140,6 +215,8 @@ class Translation:
         self.check = False
         self.flag_bits = 0
         self.loops = False  # some path jumps back to the start: the body is a loop
+        self.loopbacks: list[tuple[list[ast.stmt], ast.stmt, ast.stmt]] = []
+        self.returns: list[ast.Return] = []  # every exit (`return _n + ...`)
         self.count = 0  # most instructions along one path
         self.bound = 0  # most ns along one path, but for its last instruction
 
@@ -180,36 +257,34 @@ class Translation:
     def add(self, ir: int, pc: int, path: Path, pending: list[tuple[int, Path]]) -> int | None:
         """Translate ``ir`` at ``pc`` onto ``path``: the next address on the path, -1 if
         the path ends here, None if the instruction must be left to loop.run."""
-        spec = self.spec
-        spec.effects = Effects()
-        st = path.state.copy()
-        st.time += CORE_READ_NS  # the fetch, as loop.run charges it
-        st.spent = CORE_READ_NS
-        npc = (pc + 1) & RH
-        code: list[ast.stmt] = []
-        args = [name(a) for a in ARRAYS] + [self.optab, const(ir), const(pc), const(npc)]
-        try:
-            nxt = spec.inline(SOURCES["execute"], args, st, Frame(SOURCES["execute"], True), code)
-        except Unsupported:
+        ins = specialized(self.memsize, self.optab, ir, pc)
+        if ins is None:
             return None
-        effects = spec.effects
+        effects, nxt = ins.effects, ins.nxt
+        npc = (pc + 1) & RH
+        st = path.state.copy()
+        if effects.reads_state or effects.direct & st.slots.keys():
+            self.spec_flush(st, path.body)  # it reads or stores what the block deferred
+        st.time += ins.time
+        st.slots.update(ins.slots)
         self.size += 1
         self.addresses.add(pc)
         self.stores |= effects.const_stores
         self.flag_bits |= effects.flag_bits
         self.smc |= effects.smc
-        path.body.extend(code)
+        self.residuals |= effects.residuals
+        path.body.extend(ins.code)
         path.state = st
         path.count += 1
-        path.spent += st.spent
-        path.last = st.spent
+        path.spent += ins.spent
+        path.last = ins.spent
         path.seen = path.seen | {pc}
         if effects.check:
             # An APR condition was raised or a routine ran: leave, and the runner looks.
             self.check = True
             raised: list[ast.stmt] = []
             self.exit(path, nxt, raised, recheck=True)
-            path.body.append(ast.If(test=name("_chk"), body=raised, orelse=[]))
+            path.body.append(_locate(ast.If(test=name("_chk"), body=raised, orelse=[]), False))
         if effects.ends_block:
             self.exit(path, nxt, path.body, recheck=True)
             return -1
@@ -223,14 +298,12 @@ class Translation:
             self.jump(path, nxt, path.body)
             return -1
         # A skip or conditional jump: grow the taken path too when its target is known.
-        options = spec.choices.get(nxt.id, frozenset()) if isinstance(nxt, ast.Name) else ()
-        targets = set(options) - {npc}
         taken: list[ast.stmt] = []
         test = ast.Compare(left=nxt, ops=[ast.NotEq()], comparators=[const(npc)])
-        path.body.append(ast.If(test=test, body=taken, orelse=[]))
+        path.body.append(_locate(ast.If(test=test, body=taken, orelse=[]), False))
         branch = Path(taken, st.copy(), path.count, path.spent, path.seen)
         branch.last = path.last
-        target = targets.pop() if len(targets) == 1 else None
+        target = ins.taken
         if target is None or target == self.start or target in path.seen:
             self.jump(branch, const(target) if target is not None else nxt, taken)
         else:
@@ -244,7 +317,7 @@ class Translation:
         if effects.smc:
             out: list[ast.stmt] = []
             self.exit(path, const(nxt), out)
-            path.body.append(ast.If(test=name("_smc"), body=out, orelse=[]))
+            path.body.append(_locate(ast.If(test=name("_smc"), body=out, orelse=[]), False))
 
     def jump(self, path: Path, target: ast.expr, out: list[ast.stmt]) -> None:
         """Go to ``target``: round the loop again if it is the start, else leave."""
@@ -255,24 +328,35 @@ class Translation:
         self.loops = True
         self.note_end(path)
         st = path.state.copy()
-        self.spec.flush(st, out)
+        self.spec_flush(st, out)
         out.extend(ast.parse(f"_n += {path.count << 18}").body)
         stop = f"_n > _lim or st[{TIME}] + _BOUND >= st[{EVENT}]" + (" or _smc" if self.smc else "")
-        out.extend(ast.parse(f"if {stop}:\n    return _n + {self.start}\ncontinue").body)
+        guard, again = ast.parse(f"if {stop}:\n    return _n + {self.start}\ncontinue").body
+        out.extend((guard, again))
+        assert isinstance(guard, ast.If)
+        self.loopbacks.append((out, again, guard.body[0]))
 
     def exit(self, path: Path, target: ast.expr, out: list[ast.stmt],
              recheck: bool = False) -> None:  # fmt: skip
         """Leave the block: ``_n`` counts the instructions of earlier times round."""
         self.note_end(path)
         st = path.state.copy()
-        self.spec.flush(st, out)
+        self.spec_flush(st, out)
         high = (path.count << 18) | (RECHECK if recheck else 0)
         value = (
             const(high | target.value)
             if isinstance(target, ast.Constant)
             else ast.BinOp(left=const(high), op=ast.BitOr(), right=target)
         )
-        out.append(ast.Return(value=ast.BinOp(left=name("_n"), op=ast.Add(), right=value)))
+        leave = _locate(ast.Return(value=ast.BinOp(left=name("_n"), op=ast.Add(), right=value)))
+        self.returns.append(leave)
+        out.append(leave)
+
+    def spec_flush(self, st: State, out: list[ast.stmt]) -> None:
+        mark = len(out)
+        self.flusher.flush(st, out)
+        for stmt in out[mark:]:
+            _locate(stmt)
 
     def note_end(self, path: Path) -> None:
         self.count = max(self.count, path.count)
@@ -296,22 +380,26 @@ class Translation:
     def module(self) -> ast.Module:
         """The block as a module: residual routines, then ``_block``."""
         if self.loops and self.stores & self.addresses:
-            _unloop(self.body)  # it stores into its own code: never go round again
+            # It stores into its own code: never go round again, leave instead.
+            for out, again, leave in self.loopbacks:
+                out[out.index(again)] = leave
         flags = [f"{f} = 0" for f, on in (("_smc", self.smc), ("_chk", self.check)) if on]
-        body = tidy(self.body)
+        body = self.body
         if self.loops:
             flags += ["_n = 0", "_lim = (left - _COUNT) << 18"]
             loop = ast.parse("while True: pass").body[0]
             assert isinstance(loop, ast.While)
             loop.body = body
             body = [loop]
+        else:
+            for leave in self.returns:  # no earlier times round: return the constant
+                assert isinstance(leave.value, ast.BinOp)
+                leave.value = leave.value.right
         fn = ast.parse(f"def _block({', '.join(ARRAYS)}, left): pass").body[0]
         assert isinstance(fn, ast.FunctionDef)
         fn.body = [*(ast.parse(f).body[0] for f in flags), *body]
-        residuals = [node for _, node, _ in self.spec.residuals.values()]
-        module = ast.Module(body=[*residuals, fn], type_ignores=[])
-        _finish(module, strip_count=not self.loops)
-        return module
+        residuals = residual_defs(self.memsize, self.optab, self.residuals)
+        return ast.Module(body=[*residuals, fn], type_ignores=[])
 
     def compile(self) -> Callable[..., int]:
         module = self.module()
@@ -331,41 +419,24 @@ def extend(t: Translation, mem: Any, bp: Any, pc: int) -> Translation:
     return t
 
 
-def _unloop(body: list[ast.stmt]) -> None:
-    """Turn every `continue` (round the loop again) into the exit its guard would take."""
-    for node in ast.walk(ast.Module(body=body, type_ignores=[])):
-        for attr in ("body", "orelse"):
-            stmts = getattr(node, attr, None)
-            if not isinstance(stmts, list):
-                continue
-            for i, stmt in enumerate(stmts):
-                if isinstance(stmt, ast.Continue):
-                    guard = stmts[i - 1]
-                    assert isinstance(guard, ast.If) and isinstance(guard.body[0], ast.Return)
-                    stmts[i] = guard.body[0]
-
-
-def _finish(module: ast.Module, strip_count: bool) -> None:
-    """Ready the tree for compile(): line numbers, no empty bodies, and (``strip_count``,
-    a block without a loop) exits that return their constant without adding ``_n``."""
-    stack: list[ast.AST] = [module]
+def _locate(node: Any, fill: bool = True) -> Any:
+    """Give ``node`` and everything in it the line numbers compile() wants (all 1), and
+    (``fill``) an empty ``if`` body a ``pass``."""
+    stack = [node]
     while stack:
         n = stack.pop()
         if "lineno" in n._attributes:
-            n.lineno = n.end_lineno = 1  # type: ignore[attr-defined]
-            n.col_offset = n.end_col_offset = 0  # type: ignore[attr-defined]
-        if isinstance(n, ast.If | ast.For | ast.While) and not n.body:
-            n.body = [ast.Pass()]
-        if strip_count and isinstance(n, ast.Return) and isinstance(n.value, ast.BinOp):
-            left = n.value.left
-            if isinstance(left, ast.Name) and left.id == "_n":
-                n.value = n.value.right
+            n.lineno = n.end_lineno = 1
+            n.col_offset = n.end_col_offset = 0
+        if fill and isinstance(n, ast.If | ast.For | ast.While) and not n.body:
+            n.body = [ast.Pass(lineno=1, col_offset=0, end_lineno=1, end_col_offset=0)]
         for f in n._fields:
             v = getattr(n, f, None)
             if isinstance(v, list):
                 stack.extend(x for x in v if isinstance(x, ast.AST))
             elif isinstance(v, ast.AST):
                 stack.append(v)
+    return node
 
 
 def _same(mem: Any, stretches: tuple[tuple[int, int, list[int]], ...]) -> bool:
@@ -389,6 +460,7 @@ class BlockEngine:
         self.memsize = -1
         self.optab: tuple[int, ...] = ()
         self.slow_steps = 0  # instructions run through loop.run (for pdp6 bench)
+        self.heat: dict[int, int] = {}
 
     def breakpoints_changed(self) -> None:
         self.blocks.clear()
@@ -431,7 +503,11 @@ class BlockEngine:
         while left > 0:
             b = blocks.get(pc)
             if b is None:
-                b = blocks[pc] = self.translate(mem, bp, pc)
+                # Translate code that runs often; the rest is not worth the time.
+                heat = self.heat[pc] = self.heat.get(pc, 0) + 1
+                b = blocks[pc] = self.translate(mem, bp, pc) if heat >= HOT else SLOW
+                if heat < HOT:
+                    del blocks[pc]
             fn, count, bound, end, words, flag_bits, others = b
             if (
                 quiet
