@@ -198,9 +198,7 @@ def _build() -> tuple[Op, ...]:
 #: The 512 opcodes, indexed by opcode number.
 OPCODES: tuple[Op, ...] = _build()
 #: Mnemonic -> opcode for every named instruction (UUOs, no-ops and IOTs excluded).
-BY_NAME: dict[str, Op] = {
-    op.name: op for op in OPCODES if op.family not in (UUO, NOOP, IOT)
-}
+BY_NAME: dict[str, Op] = {op.name: op for op in OPCODES if op.family not in (UUO, NOOP, IOT)}
 
 #: Predefined instruction aliases: name -> full word value (op, AC field).
 #: From the MIDAS 73 initial symbol table and PDP-6 usage.
@@ -233,9 +231,7 @@ ALIASES: dict[str, int] = {
 }
 
 #: I/O function name -> word value (bits 0-2 = 7, function in bits 10-12).
-IO_WORDS: dict[str, int] = {
-    name: (0o7 << 33) | (f << 23) for f, name in enumerate(IO_FUNCTIONS)
-}
+IO_WORDS: dict[str, int] = {name: (0o7 << 33) | (f << 23) for f, name in enumerate(IO_FUNCTIONS)}
 
 
 def decode(word: int) -> tuple[int, int, int, int, int]:

@@ -17,7 +17,6 @@ from typing import Any, TypeVar
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-
 def _cache_dir() -> str:
     """A numba cache directory named by a hash of every source the loop is built from.
 

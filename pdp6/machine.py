@@ -262,9 +262,7 @@ class Machine:
                         return Stop("limit", self.pc, done)
                 else:
                     budget = CHUNK
-                code = self._run(
-                    self._mem, st, self._io, self._ioq, self._optab, self._bp, budget
-                )
+                code = self._run(self._mem, st, self._io, self._ioq, self._optab, self._bp, budget)
                 self._drain_io()
                 if code == S.REASON_HALT:
                     return Stop("halt", self.pc, int(st[S.COUNT]) - start)

@@ -37,8 +37,7 @@ class Memory:
             raise TypeError(f"word for {addr:o} must be an integer, not {type(value).__name__}")
         if not 0 <= value <= MASK36:
             raise ValueError(
-                f"{value:#o} at address {addr:o} does not fit in 36 bits "
-                "(0 .. 777777777777 octal)"
+                f"{value:#o} at address {addr:o} does not fit in 36 bits (0 .. 777777777777 octal)"
             )
         return value
 

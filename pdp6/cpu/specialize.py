@@ -151,8 +151,13 @@ def name(ident: str) -> ast.Name:
     return ast.Name(id=ident, ctx=ast.Load())
 
 
+def Assign(**fields: Any) -> ast.Assign:  # noqa: N802 - stands in for ast.Assign
+    """An assignment node with a line number (ast.unparse looks for type comments by it)."""
+    return ast.Assign(**fields, lineno=1)
+
+
 def assign(ident: str, value: ast.expr) -> ast.Assign:
-    return ast.Assign(targets=[ast.Name(id=ident, ctx=ast.Store())], value=value)
+    return Assign(targets=[ast.Name(id=ident, ctx=ast.Store())], value=value)
 
 
 def _simple(e: ast.expr) -> bool:
@@ -340,7 +345,7 @@ class Specializer:
             st.time = 0
         if not time_only:
             for slot, v in sorted(st.slots.items()):
-                out.append(ast.Assign(targets=[self.slot_ref(slot, ast.Store())], value=const(v)))
+                out.append(Assign(targets=[self.slot_ref(slot, ast.Store())], value=const(v)))
             st.slots = {}
 
     def load_slot(self, st: State, slot: int, out: list[ast.stmt]) -> ast.expr:
@@ -384,7 +389,7 @@ class Specializer:
             st.slots[slot] = value.value
             return
         st.slots.pop(slot, None)
-        out.append(ast.Assign(targets=[self.slot_ref(slot, ast.Store())], value=value))
+        out.append(Assign(targets=[self.slot_ref(slot, ast.Store())], value=value))
         self.effects.direct.add(slot)
         self.note_store(slot, out)
 
@@ -862,7 +867,7 @@ class Specializer:
             else:
                 names = [self.fresh("u") for _ in target.elts]
                 out.append(
-                    ast.Assign(
+                    Assign(
                         targets=[
                             ast.Tuple(
                                 elts=[ast.Name(id=n, ctx=ast.Store()) for n in names],
@@ -905,9 +910,7 @@ class Specializer:
             idx = self.materialize(idx, out)
             self.effects.smc = True
             out.append(
-                ast.Assign(
-                    targets=[ast.Subscript(value=arr, slice=idx, ctx=ast.Store())], value=value
-                )
+                Assign(targets=[ast.Subscript(value=arr, slice=idx, ctx=ast.Store())], value=value)
             )
             # A store into the running block ends it after this instruction.
             test = ast.Compare(
@@ -916,7 +919,7 @@ class Specializer:
             out.append(ast.If(test=test, body=[assign("_smc", const(1))], orelse=[]))
             return
         out.append(
-            ast.Assign(targets=[ast.Subscript(value=arr, slice=idx, ctx=ast.Store())], value=value)
+            Assign(targets=[ast.Subscript(value=arr, slice=idx, ctx=ast.Store())], value=value)
         )
 
     def augassign(self, node: ast.AugAssign, st: State, fr: Frame, out: list[ast.stmt]) -> bool:
@@ -981,6 +984,7 @@ class Specializer:
                 iterable = self.expr(node.iter, st, fr, out)
                 end = self.block(node.body, st, fr, body)
                 new: ast.stmt = ast.For(
+                    lineno=1,
                     target=ast.Name(id=fr.pinned[node.target.id], ctx=ast.Store()),
                     iter=iterable,
                     body=body or [ast.Pass()],
@@ -1029,7 +1033,18 @@ def tidy(body: list[ast.stmt], keep: frozenset[str] = frozenset()) -> list[ast.s
         count_loads(node, loads, 1)
     while _tidy_list(body, loads):
         pass
+    _fill(body)
     return body
+
+
+def _fill(stmts: list[ast.stmt]) -> None:
+    """Give every empty ``if`` or loop body a ``pass``, as Python's grammar wants."""
+    for node in stmts:
+        if isinstance(node, ast.If | ast.For | ast.While):
+            if not node.body:
+                node.body = [ast.Pass()]
+            _fill(node.body)
+            _fill(node.orelse)
 
 
 def count_loads(node: ast.AST, loads: dict[str, int], delta: int) -> None:
@@ -1057,6 +1072,15 @@ def _tidy_list(stmts: list[ast.stmt], loads: dict[str, int]) -> bool:
             inner = getattr(node, attr, None)
             if isinstance(inner, list) and inner:
                 changed |= _tidy_list(inner, loads)
+        if (
+            isinstance(node, ast.If)
+            and not node.body
+            and not node.orelse
+            and _pure(node.test, True)
+        ):
+            count_loads(node.test, loads, -1)
+            changed = True
+            continue
         if (
             isinstance(node, ast.Assign)
             and len(node.targets) == 1

@@ -26,8 +26,8 @@ plain Python, so both paths give identical results, which the tests check.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ..timing import CORE_READ_NS
@@ -74,15 +74,14 @@ from .state import (
 )
 
 RH = 0o777777
-import os
-MAX_BLOCK = int(os.environ.get("MAXB", "64"))  # instructions in one block at most
+MAX_BLOCK = 32  # instructions translated for one block at most (paths may repeat one)
+HOT = 16  # times an address is reached as a block start before it is translated
 SOURCES = load_sources((access, arith, fp, fixed, compare, logic, floatbyte, io, loop))
 ARRAYS = ("mem", "st", "io", "ioq")
 
 # fn, count, bound, end and words of the first stretch, PC flags set, other stretches
 Block = tuple[Any, int, int, int, list[int], int, tuple[tuple[int, int, list[int]], ...]]
 SLOW: Block = (None, 1 << 62, 0, 0, [], 0, ())  # run this address through loop.run
-HOT = int(os.environ.get("HOT", "8"))  # times a block start is reached before it is translated
 # Added to a block's result when the runner must look at the state again (a stop reason,
 # queued I/O, PI or APR changes): count << 18 | PC stays below it.
 RECHECK = 1 << 40
@@ -117,8 +116,8 @@ class Instruction:
     leaves pending for the block to add or store later.
     """
 
-    code: list[ast.stmt]
-    nxt: ast.expr  # the next PC
+    lines: list[str]  # its Python
+    nxt: str  # the next PC: a constant or a name
     time: int
     spent: int
     slots: dict[int, int]
@@ -128,6 +127,7 @@ class Instruction:
 
 _SPECIALIZERS: dict[tuple[int, tuple[int, ...]], Specializer] = {}
 _INSTRUCTIONS: dict[tuple[int, int, int], Instruction | None] = {}
+_RESIDUAL_TEXT: dict[str, str] = {}
 
 
 def specialized(memsize: int, optab: tuple[int, ...], ir: int, pc: int) -> Instruction | None:
@@ -135,9 +135,7 @@ def specialized(memsize: int, optab: tuple[int, ...], ir: int, pc: int) -> Instr
     key = (memsize, ir, pc)
     if key in _INSTRUCTIONS:
         return _INSTRUCTIONS[key]
-    spec = _SPECIALIZERS.get((memsize, optab))
-    if spec is None:
-        spec = _SPECIALIZERS[(memsize, optab)] = Specializer(SOURCES, facts(memsize))
+    spec = _specializer(memsize, optab)
     spec.effects = Effects()
     st = State({}, time=CORE_READ_NS, spent=CORE_READ_NS)  # the fetch, as loop.run charges it
     npc = (pc + 1) & RH
@@ -154,35 +152,70 @@ def specialized(memsize: int, optab: tuple[int, ...], ir: int, pc: int) -> Instr
             targets = set(spec.choices.get(nxt.id, ())) - {npc}
             taken = targets.pop() if len(targets) == 1 else None
         keep = frozenset({nxt.id} if isinstance(nxt, ast.Name) else ())
-        code = tidy(code, keep)
-        for stmt in code:
-            _locate(stmt)
-        entry = Instruction(code, nxt, st.time, st.spent, st.slots, spec.effects, taken)
-    if len(_INSTRUCTIONS) >= SHARED_MAX * 8:
+        lines = _text(tidy(code, keep))
+        next_pc = ast.unparse(nxt)
+        entry = Instruction(lines, next_pc, st.time, st.spent, st.slots, spec.effects, taken)
+    if len(_INSTRUCTIONS) >= 8 * SHARED_MAX:
         _INSTRUCTIONS.clear()
     _INSTRUCTIONS[key] = entry
     return entry
 
 
-def residual_defs(memsize: int, optab: tuple[int, ...], names: set[str]) -> list[ast.stmt]:
-    spec = _SPECIALIZERS[(memsize, optab)]
-    defs = []
-    for fname, node, _ in spec.residuals.values():
+def _specializer(memsize: int, optab: tuple[int, ...]) -> Specializer:
+    spec = _SPECIALIZERS.get((memsize, optab))
+    if spec is None:
+        spec = _SPECIALIZERS[(memsize, optab)] = Specializer(SOURCES, facts(memsize))
+    return spec
+
+
+def _text(stmts: list[ast.stmt]) -> list[str]:
+    if not stmts:
+        return []
+    return ast.unparse(ast.Module(body=stmts, type_ignores=[])).split("\n")
+
+
+def residual_text(memsize: int, optab: tuple[int, ...], names: set[str]) -> list[str]:
+    """The Python of the residual routines called by name."""
+    out = []
+    for fname, node, _ in _specializer(memsize, optab).residuals.values():
         if fname in names:
-            if fname not in _LOCATED:
-                _locate(node)
-                _LOCATED.add(fname)
-            defs.append(node)
-    return defs
+            if fname not in _RESIDUAL_TEXT:
+                _RESIDUAL_TEXT[fname] = ast.unparse(node)
+            out.append(_RESIDUAL_TEXT[fname])
+    return out
 
 
-_LOCATED: set[str] = set()  # residual routines ready for compile()
+class Nest:
+    """``if test:`` with a body, in a block being built."""
+
+    def __init__(self, test: str) -> None:
+        self.test = test
+        self.body: list[Item] = []
+
+
+class Leave:
+    """Leave the block after ``count`` instructions of this time round, for ``target``."""
+
+    def __init__(self, count: int, target: str, recheck: bool) -> None:
+        self.high = (count << 18) | (RECHECK if recheck else 0)
+        self.target = target
+
+
+class Again:
+    """Back at the first instruction after ``count`` instructions: round the loop again."""
+
+    def __init__(self, count: int, smc: bool) -> None:
+        self.count = count
+        self.smc = smc  # check first that no store hit the block
+
+
+Item = str | Nest | Leave | Again
 
 
 class Path:
     """One way through a block being translated: its code and what is known on it."""
 
-    def __init__(self, body: list[ast.stmt], state: State, count: int, spent: int,
+    def __init__(self, body: list[Item], state: State, count: int, spent: int,
                  seen: frozenset[int]) -> None:  # fmt: skip
         self.body = body
         self.state = state
@@ -204,9 +237,8 @@ class Translation:
     def __init__(self, memsize: int, optab: tuple[int, ...]) -> None:
         self.memsize = memsize
         self.optab = optab
-        self.flusher = Specializer(SOURCES, facts(memsize))  # only emits deferred stores
         self.residuals: set[str] = set()
-        self.body: list[ast.stmt] = []
+        self.body: list[Item] = []
         self.start = -1  # address of the first instruction
         self.size = 0  # instructions translated (paths may repeat one)
         self.addresses: set[int] = set()
@@ -215,8 +247,6 @@ class Translation:
         self.check = False
         self.flag_bits = 0
         self.loops = False  # some path jumps back to the start: the body is a loop
-        self.loopbacks: list[tuple[list[ast.stmt], ast.stmt, ast.stmt]] = []
-        self.returns: list[ast.Return] = []  # every exit (`return _n + ...`)
         self.count = 0  # most instructions along one path
         self.bound = 0  # most ns along one path, but for its last instruction
 
@@ -232,7 +262,7 @@ class Translation:
                pending: list[tuple[int, Path]]) -> None:  # fmt: skip
         while True:
             if addr == self.start and path.count:
-                self.jump(path, const(addr), path.body)  # fell or jumped back to the start
+                self.jump(path, addr)  # fell or jumped back to the start
                 return
             if (
                 self.size >= MAX_BLOCK
@@ -250,7 +280,7 @@ class Translation:
                 return  # the path has left the block
             addr = nxt
         if path.count:
-            self.exit(path, const(addr & RH), path.body)
+            self.leave(path, str(addr & RH), path.body)
         elif path.body is self.body:
             self.start = -1  # not even the first instruction: nothing to translate
 
@@ -264,7 +294,7 @@ class Translation:
         npc = (pc + 1) & RH
         st = path.state.copy()
         if effects.reads_state or effects.direct & st.slots.keys():
-            self.spec_flush(st, path.body)  # it reads or stores what the block deferred
+            self.flush(st, path.body)  # it reads or stores what the block deferred
         st.time += ins.time
         st.slots.update(ins.slots)
         self.size += 1
@@ -273,7 +303,7 @@ class Translation:
         self.flag_bits |= effects.flag_bits
         self.smc |= effects.smc
         self.residuals |= effects.residuals
-        path.body.extend(ins.code)
+        path.body.extend(ins.lines)
         path.state = st
         path.count += 1
         path.spent += ins.spent
@@ -282,81 +312,62 @@ class Translation:
         if effects.check:
             # An APR condition was raised or a routine ran: leave, and the runner looks.
             self.check = True
-            raised: list[ast.stmt] = []
-            self.exit(path, nxt, raised, recheck=True)
-            path.body.append(_locate(ast.If(test=name("_chk"), body=raised, orelse=[]), False))
+            path.body.append(raised := Nest("_chk"))
+            self.leave(path, nxt, raised.body, recheck=True)
         if effects.ends_block:
-            self.exit(path, nxt, path.body, recheck=True)
+            self.leave(path, nxt, path.body, recheck=True)
             return -1
-        if isinstance(nxt, ast.Constant):
-            if nxt.value == npc:
+        if nxt.isdigit():
+            target = int(nxt)
+            if target == npc:
                 self.moved(path, effects, npc)
                 return npc
-            if nxt.value != self.start and self.size < MAX_BLOCK and nxt.value not in path.seen:
-                self.moved(path, effects, int(nxt.value))
-                return int(nxt.value)  # an unconditional jump: the path goes on there
-            self.jump(path, nxt, path.body)
+            if target != self.start and self.size < MAX_BLOCK and target not in path.seen:
+                self.moved(path, effects, target)
+                return target  # an unconditional jump: the path goes on there
+            self.jump(path, target)
             return -1
         # A skip or conditional jump: grow the taken path too when its target is known.
-        taken: list[ast.stmt] = []
-        test = ast.Compare(left=nxt, ops=[ast.NotEq()], comparators=[const(npc)])
-        path.body.append(_locate(ast.If(test=test, body=taken, orelse=[]), False))
-        branch = Path(taken, st.copy(), path.count, path.spent, path.seen)
+        path.body.append(taken := Nest(f"{nxt} != {npc}"))
+        branch = Path(taken.body, st.copy(), path.count, path.spent, path.seen)
         branch.last = path.last
-        target = ins.taken
-        if target is None or target == self.start or target in path.seen:
-            self.jump(branch, const(target) if target is not None else nxt, taken)
+        if ins.taken is None:
+            self.leave(branch, nxt, taken.body)
+        elif ins.taken == self.start or ins.taken in path.seen:
+            self.jump(branch, ins.taken)
         else:
-            self.moved(branch, effects, target)
-            pending.append((target, branch))
+            self.moved(branch, effects, ins.taken)
+            pending.append((ins.taken, branch))
         self.moved(path, effects, npc)
         return npc
 
     def moved(self, path: Path, effects: Effects, nxt: int) -> None:
         """Before going on to ``nxt``: leave if this instruction stored into the block."""
         if effects.smc:
-            out: list[ast.stmt] = []
-            self.exit(path, const(nxt), out)
-            path.body.append(_locate(ast.If(test=name("_smc"), body=out, orelse=[]), False))
+            path.body.append(hit := Nest("_smc"))
+            self.leave(path, str(nxt), hit.body)
 
-    def jump(self, path: Path, target: ast.expr, out: list[ast.stmt]) -> None:
+    def jump(self, path: Path, target: int) -> None:
         """Go to ``target``: round the loop again if it is the start, else leave."""
-        if not (isinstance(target, ast.Constant) and target.value == self.start):
-            self.exit(path, target, out)
+        if target != self.start:
+            self.leave(path, str(target), path.body)
             return
-        # Back to the start: the runner's entry checks, for the next time round.
         self.loops = True
         self.note_end(path)
-        st = path.state.copy()
-        self.spec_flush(st, out)
-        out.extend(ast.parse(f"_n += {path.count << 18}").body)
-        stop = f"_n > _lim or st[{TIME}] + _BOUND >= st[{EVENT}]" + (" or _smc" if self.smc else "")
-        guard, again = ast.parse(f"if {stop}:\n    return _n + {self.start}\ncontinue").body
-        out.extend((guard, again))
-        assert isinstance(guard, ast.If)
-        self.loopbacks.append((out, again, guard.body[0]))
+        self.flush(path.state.copy(), path.body)
+        path.body.append(Again(path.count, self.smc))
 
-    def exit(self, path: Path, target: ast.expr, out: list[ast.stmt],
-             recheck: bool = False) -> None:  # fmt: skip
-        """Leave the block: ``_n`` counts the instructions of earlier times round."""
+    def leave(self, path: Path, target: str, out: list[Item], recheck: bool = False) -> None:
         self.note_end(path)
-        st = path.state.copy()
-        self.spec_flush(st, out)
-        high = (path.count << 18) | (RECHECK if recheck else 0)
-        value = (
-            const(high | target.value)
-            if isinstance(target, ast.Constant)
-            else ast.BinOp(left=const(high), op=ast.BitOr(), right=target)
-        )
-        leave = _locate(ast.Return(value=ast.BinOp(left=name("_n"), op=ast.Add(), right=value)))
-        self.returns.append(leave)
-        out.append(leave)
+        self.flush(path.state.copy(), out)
+        out.append(Leave(path.count, target, recheck))
 
-    def spec_flush(self, st: State, out: list[ast.stmt]) -> None:
-        mark = len(out)
-        self.flusher.flush(st, out)
-        for stmt in out[mark:]:
-            _locate(stmt)
+    def flush(self, st: State, out: list[Item]) -> None:
+        """Emit the time and state stores deferred on a path."""
+        if st.time:
+            out.append(f"st[{TIME}] += {st.time}")
+        out.extend(f"st[{slot}] = {v}" for slot, v in sorted(st.slots.items()))
+        st.time, st.slots = 0, {}
 
     def note_end(self, path: Path) -> None:
         self.count = max(self.count, path.count)
@@ -377,39 +388,47 @@ class Translation:
             out[0][0] = self.start
         return [(a, b) for a, b in out]
 
-    def module(self) -> ast.Module:
-        """The block as a module: residual routines, then ``_block``."""
-        if self.loops and self.stores & self.addresses:
-            # It stores into its own code: never go round again, leave instead.
-            for out, again, leave in self.loopbacks:
-                out[out.index(again)] = leave
-        flags = [f"{f} = 0" for f, on in (("_smc", self.smc), ("_chk", self.check)) if on]
-        body = self.body
-        if self.loops:
-            flags += ["_n = 0", "_lim = (left - _COUNT) << 18"]
-            loop = ast.parse("while True: pass").body[0]
-            assert isinstance(loop, ast.While)
-            loop.body = body
-            body = [loop]
-        else:
-            for leave in self.returns:  # no earlier times round: return the constant
-                assert isinstance(leave.value, ast.BinOp)
-                leave.value = leave.value.right
-        fn = ast.parse(f"def _block({', '.join(ARRAYS)}, left): pass").body[0]
-        assert isinstance(fn, ast.FunctionDef)
-        fn.body = [*(ast.parse(f).body[0] for f in flags), *body]
-        residuals = residual_defs(self.memsize, self.optab, self.residuals)
-        return ast.Module(body=[*residuals, fn], type_ignores=[])
+    def source(self) -> str:
+        """The block as Python: the residual routines it calls, then ``_block``."""
+        # A block that stores into its own code never goes round again: it leaves.
+        looping = self.loops and not self.stores & self.addresses
+        lines = [f"def _block({', '.join(ARRAYS)}, left):"]
+        lines += [f"    {f} = 0" for f, on in (("_smc", self.smc), ("_chk", self.check)) if on]
+        if looping:
+            lines += ["    _n = 0", "    _lim = (left - _COUNT) << 18", "    while True:"]
+        self.render(self.body, "        " if looping else "    ", looping, lines)
+        return "\n".join([*residual_text(self.memsize, self.optab, self.residuals), *lines])
+
+    def render(self, items: list[Item], pad: str, looping: bool, out: list[str]) -> None:
+        n = "_n + " if looping else ""
+        for item in items:
+            if isinstance(item, str):
+                out.append(pad + item.replace("\n", "\n" + pad))
+            elif isinstance(item, Nest):
+                out.append(f"{pad}if {item.test}:")
+                self.render(item.body or ["pass"], pad + "    ", looping, out)
+            elif isinstance(item, Leave):
+                value = str(item.high | int(item.target)) if item.target.isdigit() else (
+                    f"{item.high} | {item.target}")  # fmt: skip
+                out.append(f"{pad}return {n}{value}")
+            elif looping:
+                out.append(f"{pad}_n += {item.count << 18}")
+                smc = " or _smc" if item.smc else ""
+                out.append(f"{pad}if _n > _lim or st[{TIME}] + _BOUND >= st[{EVENT}]{smc}:")
+                out.append(f"{pad}    return _n + {self.start}")
+                out.append(f"{pad}continue")
+            else:
+                out.append(f"{pad}return {(item.count << 18) | self.start}")
 
     def compile(self) -> Callable[..., int]:
-        module = self.module()
         namespace: dict[str, Any] = {
             "_LO": min(self.addresses),  # stores in here may hit the block
             "_HI": max(self.addresses) + 1,
             "_COUNT": self.count,
             "_BOUND": self.bound,
         }
-        exec(compile(module, f"<pdp6 block {self.start:06o}>", "exec"), namespace)  # noqa: S102
+        code = compile(self.source(), f"<pdp6 block {self.start:06o}>", "exec")
+        exec(code, namespace)  # noqa: S102
         return namespace["_block"]  # type: ignore[no-any-return]
 
 
@@ -419,28 +438,11 @@ def extend(t: Translation, mem: Any, bp: Any, pc: int) -> Translation:
     return t
 
 
-def _locate(node: Any, fill: bool = True) -> Any:
-    """Give ``node`` and everything in it the line numbers compile() wants (all 1), and
-    (``fill``) an empty ``if`` body a ``pass``."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if "lineno" in n._attributes:
-            n.lineno = n.end_lineno = 1
-            n.col_offset = n.end_col_offset = 0
-        if fill and isinstance(n, ast.If | ast.For | ast.While) and not n.body:
-            n.body = [ast.Pass(lineno=1, col_offset=0, end_lineno=1, end_col_offset=0)]
-        for f in n._fields:
-            v = getattr(n, f, None)
-            if isinstance(v, list):
-                stack.extend(x for x in v if isinstance(x, ast.AST))
-            elif isinstance(v, ast.AST):
-                stack.append(v)
-    return node
-
-
 def _same(mem: Any, stretches: tuple[tuple[int, int, list[int]], ...]) -> bool:
-    return all(mem[a:b] == words for a, b, words in stretches)
+    for a, b, words in stretches:
+        if mem[a:b] != words:
+            return False
+    return True
 
 
 class BlockEngine:
@@ -585,4 +587,4 @@ def python_of(words: list[int], pc: int, memsize: int = 1 << 18) -> str:
     core = [0] * memsize
     core[pc : pc + len(words)] = words
     t = extend(Translation(memsize, tuple(int(x) for x in build())), core, bytes(memsize), pc)
-    return ast.unparse(t.module())
+    return t.source() if t.start >= 0 else ""

@@ -47,15 +47,11 @@ class TestLdb:
         assert m.flags == 0
 
     def test_ldb_pointer_with_index(self, exec1) -> None:
-        m = exec1(
-            ins("LDB", 1, PTR), acs={3: 0o100}, mem={PTR: bp(0o36, 6, 0o100, x=3), DATA: W}
-        )
+        m = exec1(ins("LDB", 1, PTR), acs={3: 0o100}, mem={PTR: bp(0o36, 6, 0o100, x=3), DATA: W})
         assert m.memory[1] == 0o12
 
     def test_ldb_pointer_with_indirect(self, exec1) -> None:
-        m = exec1(
-            ins("LDB", 1, PTR), mem={PTR: bp(0o36, 6, 0o300, i=1), 0o300: DATA, DATA: W}
-        )
+        m = exec1(ins("LDB", 1, PTR), mem={PTR: bp(0o36, 6, 0o300, i=1), 0o300: DATA, DATA: W})
         assert m.memory[1] == 0o12
 
     def test_ldb_pointer_in_an_ac(self, exec1) -> None:
@@ -131,9 +127,7 @@ class TestIncrement:
 
 class TestFirstPartDone:
     def test_ildb_restarted_with_first_part_done_skips_the_increment(self, exec1) -> None:
-        m = exec1(
-            ins("ILDB", 1, PTR), mem={PTR: bp(0o36, 6, DATA), DATA: W}, flags=FPD
-        )
+        m = exec1(ins("ILDB", 1, PTR), mem={PTR: bp(0o36, 6, DATA), DATA: W}, flags=FPD)
         assert m.memory[PTR] == bp(0o36, 6, DATA)
         assert m.memory[1] == 0o12
         assert m.flags == 0

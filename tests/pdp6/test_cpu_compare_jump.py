@@ -208,9 +208,7 @@ class TestAobj:
 
     def test_aobjn_counts_a_loop(self, run_program) -> None:
         # AC = -3,,0: three passes; the third leaves 0,,3 and falls through.
-        m = run_program(
-            [ins("AOS", 0, 0o200), ins("AOBJN", 1, 0o100)], acs={1: 0o777775_000000}
-        )
+        m = run_program([ins("AOS", 0, 0o200), ins("AOBJN", 1, 0o100)], acs={1: 0o777775_000000})
         assert m.memory[0o200] == 3
         assert m.memory[1] == 0o000000_000003
 

@@ -201,9 +201,7 @@ class TestXct:
         assert m.pc == 0o300
 
     def test_xct_chain(self, exec1) -> None:
-        m = exec1(
-            ins("XCT", 0, E), mem={E: ins("XCT", 0, E + 1), E + 1: ins("MOVEI", 1, 7)}
-        )
+        m = exec1(ins("XCT", 0, E), mem={E: ins("XCT", 0, E + 1), E + 1: ins("MOVEI", 1, 7)})
         assert m.memory[1] == 7
         assert m.pc == 0o101
 
@@ -212,9 +210,7 @@ class TestXct:
         assert m.memory[1] == 3
 
     def test_executed_instruction_computes_its_own_e(self, exec1) -> None:
-        m = exec1(
-            ins("XCT", 0, E), acs={1: 0o77, 3: 0o10}, mem={E: ins("MOVEM", 1, 0o300, x=3)}
-        )
+        m = exec1(ins("XCT", 0, E), acs={1: 0o77, 3: 0o10}, mem={E: ins("MOVEM", 1, 0o300, x=3)})
         assert m.memory[0o310] == 0o77
 
 
@@ -371,17 +367,13 @@ class TestBlt:
     def test_blt_with_e_below_destination_copies_one_word(self, exec1) -> None:
         # reference 1.3: "copies at least one word"; aap stops when dest >= E (BLT_DONE
         # tests the sign of dest - E), so exactly one word moves.
-        m = exec1(
-            ins("BLT", 1, 0o250), acs={1: word(0o200, 0o300)}, mem={0o200: 7, 0o201: 8}
-        )
+        m = exec1(ins("BLT", 1, 0o250), acs={1: word(0o200, 0o300)}, mem={0o200: 7, 0o201: 8})
         assert m.memory[0o300:0o302] == [7, 0]
         assert m.memory[0o250] == 0
         assert m.pc == 0o101
 
     def test_blt_into_the_acs(self, exec1) -> None:
-        m = exec1(
-            ins("BLT", 1, 4), acs={1: word(0o200, 2)}, mem={0o200: 5, 0o201: 6, 0o202: 7}
-        )
+        m = exec1(ins("BLT", 1, 4), acs={1: word(0o200, 2)}, mem={0o200: 5, 0o201: 6, 0o202: 7})
         assert m.memory[2:5] == [5, 6, 7]
 
     def test_blt_stopped_by_an_interrupt_writes_ac_and_restarts(self, run_program) -> None:
@@ -410,7 +402,6 @@ class TestBlt:
         assert m.memory[1] == word(0o202, 0o10001)
         assert m.memory[0o7777] == 0o11
         assert m.pc == 0o103
-
 
     def test_clock_interrupt_stops_a_long_blt(self, run_program) -> None:
         # 4096 words take about 22 ms; the clock request at 16.67 ms stops the copy
@@ -457,9 +448,7 @@ class TestUuo:
 
     @pytest.mark.parametrize("op, stored", [(0o000, 0o000040_001234), (0o040, 0o040040_001234)])
     def test_reference_examples(self, run_program, op: int, stored: int) -> None:
-        m = run_program(
-            [ins(op, 1, 0o1234)], mem={0o41: ins("JSR", 0, 0o500), 0o501: halt(0o501)}
-        )
+        m = run_program([ins(op, 1, 0o1234)], mem={0o41: ins("JSR", 0, 0o500), 0o501: halt(0o501)})
         assert m.memory[0o40] == stored
 
     def test_indirect_uuo_stores_the_final_e(self, run_program) -> None:
@@ -470,9 +459,7 @@ class TestUuo:
         assert m.memory[0o40] == 0o001140_004321
 
     def test_non_jump_in_41_continues_after_the_uuo(self, run_program) -> None:
-        m = run_program(
-            [ins(0o040, 0, 0), ins("MOVEI", 2, 1)], mem={0o41: ins("AOS", 0, 0o300)}
-        )
+        m = run_program([ins(0o040, 0, 0), ins("MOVEI", 2, 1)], mem={0o41: ins("AOS", 0, 0o300)})
         assert m.memory[0o300] == 1
         assert m.memory[2] == 1
         assert m.pc == 0o102

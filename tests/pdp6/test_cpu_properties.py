@@ -296,8 +296,9 @@ instructions = st.one_of(
         addresses,
     ),
     st.builds(
-        lambda f, dev, y: io(("BLKI", "DATAI", "BLKO", "DATAO", "CONO", "CONI", "CONSZ",
-                              "CONSO")[f], dev, y),  # fmt: skip
+        lambda f, dev, y: io(
+            ("BLKI", "DATAI", "BLKO", "DATAO", "CONO", "CONI", "CONSZ", "CONSO")[f], dev, y
+        ),  # fmt: skip
         st.integers(0, 7),
         st.sampled_from(IOT_DEVICES),
         st.one_of(addresses, st.integers(0, 0o777777)),
@@ -315,9 +316,18 @@ def snapshot(m: Machine, stop: Any) -> dict[str, Any]:
         "ns": m.elapsed_ns,
         "count": m.instructions,
         "memory": m.memory[0 : m.core_words],
-        "apr": (apr.pia, apr.pushdown_overflow, apr.illegal_op, apr.nxm, apr.clock_flag,
-                apr.clock_enabled, apr.pc_change_enabled, apr.overflow_enabled,
-                apr.protection, apr.relocation),  # fmt: skip
+        "apr": (
+            apr.pia,
+            apr.pushdown_overflow,
+            apr.illegal_op,
+            apr.nxm,
+            apr.clock_flag,
+            apr.clock_enabled,
+            apr.pc_change_enabled,
+            apr.overflow_enabled,
+            apr.protection,
+            apr.relocation,
+        ),  # fmt: skip
         "pi": (pi.active, pi.on, pi.requests, pi.held),
     }
 

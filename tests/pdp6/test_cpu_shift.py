@@ -152,9 +152,7 @@ class TestAshc:
             (SIGN, 0, 0o400000, MINUS1, MINUS1, 0),
         ],
     )
-    def test_ashc(
-        self, exec1, hi: int, lo: int, e: int, rhi: int, rlo: int, flags: int
-    ) -> None:
+    def test_ashc(self, exec1, hi: int, lo: int, e: int, rhi: int, rlo: int, flags: int) -> None:
         m = exec1(ins("ASHC", 1, e), acs={1: hi, 2: lo})
         assert (m.memory[1], m.memory[2]) == (rhi, rlo)
         assert m.flags == flags

@@ -49,9 +49,7 @@ class TestRelocation:
         assert (m.apr.protection, m.apr.relocation) == (1, 4)
 
     def test_user_program_runs_relocated(self, run_program) -> None:
-        code, mem = setup_mem(
-            [ins("MOVE", 1, 0o200), ins("MOVEM", 1, 0o201), ins(0o040, 3, 0o123)]
-        )
+        code, mem = setup_mem([ins("MOVE", 1, 0o200), ins("MOVEM", 1, 0o201), ins(0o040, 3, 0o123)])
         mem |= {OFFSET + 0o200: 0o4242, 0o200: 0o1111}
         m = run_program(code, start=EXEC, mem=mem)
         assert m.memory[1] == 0o4242

@@ -118,7 +118,7 @@ def test_rim_loader_is_the_eight_words_of_the_bootstrap() -> None:
     m = Machine(engine="python")
     toggle_rim_loader(m)
     assert m.pc == 0o20
-    assert m.memory[0o20 : 0o30] == list(RIM_LOADER)
+    assert m.memory[0o20:0o30] == list(RIM_LOADER)
     assert m.memory[0o20] == io("CONO", "PTR", 0o60)
     assert m.memory[0o23] == io("DATAI", "PTR", 0o26)
 

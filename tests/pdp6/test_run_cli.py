@@ -79,7 +79,7 @@ def test_max_seconds_stops_in_emulated_time(programs: Programs) -> None:
 
 
 def test_halting_program_ends_the_run(tmp_path: Path) -> None:
-    binary = program(tmp_path, "hi", "GO:\tMOVEI 1,\"H\n\tDATAO TTY,1\n\tHALT .\n\tEND GO\n")
+    binary = program(tmp_path, "hi", 'GO:\tMOVEI 1,"H\n\tDATAO TTY,1\n\tHALT .\n\tEND GO\n')
     result = run(str(binary), "--engine", "python", "-v", input="")
     assert result.exit_code == 0
     assert result.stdout == "H"  # the program's output as it is
@@ -213,8 +213,10 @@ def test_disasm_of_a_file_that_is_not_a_binary(tmp_path: Path) -> None:
     junk.write_bytes(b"xyz")
     result = CliRunner().invoke(main, ["disasm", str(junk)])
     assert result.exit_code == 1
-    assert result.output == f"Error: {junk}: 3 bytes is not a whole number of 9-byte word " \
+    assert (
+        result.output == f"Error: {junk}: 3 bytes is not a whole number of 9-byte word "
         "pairs (3 bytes left over at offset 0)\n"
+    )
 
 
 # --- when a run ends, and how it idles -------------------------------------------------------

@@ -85,8 +85,8 @@ def test_the_benchmark_mix_runs_almost_entirely_translated() -> None:
     (fast, a), (ref, b) = machines
     assert state(fast, a) == state(ref, b)
     assert a.reason == "halt"
-    # Only the two-level indirect loads and the halt are left to the interpreter.
-    assert fast._run.slow_steps < a.instructions / 50
+    # Left to the interpreter: each block start until it is hot, and the halt.
+    assert fast._run.slow_steps < a.instructions / 20
 
 
 def test_store_into_the_next_instruction_of_the_block() -> None:
