@@ -25,14 +25,7 @@ def add_flags(a: int, b: int) -> tuple[int, int]:
     s = a + b
     cry0 = (s >> 36) & 1
     cry1 = ((a & M35) + (b & M35)) >> 35
-    f = 0
-    if cry0:
-        f |= F_CRY0
-    if cry1:
-        f |= F_CRY1
-    if cry0 != cry1:
-        f |= F_OV
-    return s & M36, f
+    return s & M36, cry0 * F_CRY0 | cry1 * F_CRY1 | (cry0 ^ cry1) * F_OV
 
 
 @jit_inline

@@ -307,6 +307,16 @@ class Specializer:
         if isinstance(e, ast.BinOp) and isinstance(e.op, ast.RShift) and is_const(e.right):
             a = self.mask(e.left)
             return ALL if a == ALL else a >> e.right.value
+        if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Add | ast.Mult | ast.BitXor):
+            a, b = self.mask(e.left), self.mask(e.right)
+            if ALL in (a, b):
+                return ALL
+            if isinstance(e.op, ast.BitXor):
+                return a | b
+            if isinstance(e.op, ast.Mult) and min(a, b) == 1:
+                return max(a, b)  # 0 or 1 times a value
+            top = a + b if isinstance(e.op, ast.Add) else a * b
+            return (1 << top.bit_length()) - 1  # every value up to the largest sum/product
         if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) and e.value.id == "mem":
             return WORD  # core holds 36-bit words
         return ALL
