@@ -113,8 +113,11 @@ def machine_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="Print teletype output at the real speed of a Model 35 on the host."),
         click.option("--lowercase", is_flag=True,
                      help="Pass lower-case keys through (a Model 35 types only upper case)."),
-        click.option("--engine", type=click.Choice(["compiled", "python"]), default=None,
-                     help="Execute loop (default: compiled when numba is there)."),
+        click.option("--engine", type=click.Choice(["compiled", "python", "interpreter"]),
+                     default=None,
+                     help="Execute loop: compiled (numba, the default when installed), python "
+                     "(PDP-6 code translated to Python), interpreter (plain Python, one "
+                     "instruction at a time)."),
     ]  # fmt: skip
     for option in reversed(options):
         func = option(func)
@@ -125,8 +128,10 @@ def _debugger(host: Any, baud: str, engine: str | None, grace_s: float = 2.0) ->
     from .debugger import Debugger
     from .machine import Machine
 
-    if engine is not None and engine not in engines.ENGINES:
-        raise click.UsageError(f"the {engine} engine is not available here")
+    if engine is not None and engine not in engines.ALL_ENGINES:
+        raise click.UsageError(
+            f"the {engine} engine is not available here (numba missing or PDP6_NOJIT set)"
+        )
     return Debugger(Machine(engine=engine), host, baud=_baud(baud), grace_us=grace_s * 1e6)
 
 

@@ -123,8 +123,9 @@ class Machine:
     """A PDP-6: ``memory``, ``pc``, ``flags``, ``apr``, ``pi``, ``bus``; ``run`` and ``step``.
 
     ``core_words`` sets how much core exists (up to 256K; references beyond it set the
-    NXM flag).  ``engine`` is 'compiled' (numba; the default when available) or
-    'python' (the same source run as plain Python).
+    NXM flag).  ``engine`` is 'compiled' (numba; the default when available), 'python'
+    (the same source as plain Python, translating PDP-6 code block by block) or
+    'interpreter' (plain Python, an instruction at a time; see docs/machine.md).
     """
 
     def __init__(self, core_words: int = ADDRESS_SPACE, engine: str | None = None) -> None:

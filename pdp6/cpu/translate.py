@@ -463,6 +463,7 @@ class BlockEngine:
         self.optab: tuple[int, ...] = ()
         self.slow_steps = 0  # instructions run through loop.run (for pdp6 bench)
         self.heat: dict[int, int] = {}
+        self.hot = HOT  # tests set 1 to translate everything at once
 
     def breakpoints_changed(self) -> None:
         self.blocks.clear()
@@ -500,15 +501,18 @@ class BlockEngine:
         reason = REASON_LIMIT
         first = st[FIRST]
         pi_quiet = self.pi_quiet
-        quiet, danger = pi_quiet(st)
+        quiet: bool | None = None  # looked at only before an instruction runs (it latches PI)
+        danger = 0
         pc = st[PC]
         while left > 0:
+            if quiet is None:
+                quiet, danger = pi_quiet(st)
             b = blocks.get(pc)
             if b is None:
                 # Translate code that runs often; the rest is not worth the time.
                 heat = self.heat[pc] = self.heat.get(pc, 0) + 1
-                b = blocks[pc] = self.translate(mem, bp, pc) if heat >= HOT else SLOW
-                if heat < HOT:
+                b = blocks[pc] = self.translate(mem, bp, pc) if heat >= self.hot else SLOW
+                if heat < self.hot:
                     del blocks[pc]
             fn, count, bound, end, words, flag_bits, others = b
             if (
@@ -531,7 +535,7 @@ class BlockEngine:
                 if st[REASON] or st[IOQ_N]:
                     reason = st[REASON] or REASON_IO
                     break
-                quiet, danger = pi_quiet(st)
+                quiet = None
                 continue
             # Everything else: one instruction (or interrupt) through loop.run.
             self.slow_steps += 1
@@ -546,7 +550,7 @@ class BlockEngine:
             if code != REASON_LIMIT:
                 reason = code
                 break
-            quiet, danger = pi_quiet(st)
+            quiet = None
         st[PC] = pc
         st[COUNT] += max_n - left
         st[FIRST] = first

@@ -334,6 +334,9 @@ def snapshot(m: Machine, stop: Any) -> dict[str, Any]:
 
 def run_random(engine: str, acs: list[int], program: list[int], data: list[int]) -> dict:
     m = Machine(engine=engine, core_words=0o10000)
+    if engine == "python":
+        m._run.hot = 1  # translate every block at once, so blocks are what gets tested
+        m._run.slow_steps = 0
     for a, v in enumerate(acs):
         m.memory[a] = v
     for k, w in enumerate(program):
@@ -347,7 +350,12 @@ def run_random(engine: str, acs: list[int], program: list[int], data: list[int])
     m.memory[0o501] = ins("JRST", 2, 0o500, i=1)
     m.pc = 0o100
     stop = m.run(max_instructions=300, until_us=20_000)
+    if engine == "python":
+        TRANSLATED.append((stop.instructions, m._run.slow_steps))
     return snapshot(m, stop)
+
+
+TRANSLATED: list[tuple[int, int]] = []  # (instructions, of which interpreted) per python run
 
 
 def _differential(acs: list[int], program: list[int], data: list[int]) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pdp6 import Device, Machine
-from pdp6.cpu.engines import ENGINES
+from pdp6.cpu.engines import ALL_ENGINES, ENGINES
 
 from .conftest import FlagDevice, halt, ins
 
@@ -28,7 +28,7 @@ class TestConstruction:
         assert m.instructions == 0
         assert m.elapsed_us == 0
 
-    @pytest.mark.parametrize("engine", ENGINES)
+    @pytest.mark.parametrize("engine", ALL_ENGINES)
     def test_engine_choice(self, engine: str) -> None:
         assert Machine(engine=engine).engine == engine
 
