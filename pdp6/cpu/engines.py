@@ -1,13 +1,14 @@
-"""Two engines from one source: the numba-compiled loop and the same code as plain Python.
+"""The engines, all from one source: compiled by numba, translated, or interpreted.
 
-The compiled engine runs ``loop.run`` over numpy arrays.  The plain engine runs the
-very same function bodies as ordinary Python over lists (list indexing on Python ints
-is several times faster than numpy scalar access).  When numba is on, the plain engine
-is rebuilt from each compiled function's ``py_func`` with its globals re-pointed at the
-plain versions, so both engines exist in one process (for ``pdp6 bench`` and the
-differential tests).
+'compiled' runs ``loop.run`` compiled by numba over numpy arrays.  'interpreter' runs
+the very same function bodies as ordinary Python over lists (list indexing on Python
+ints is several times faster than numpy scalar access).  'python' translates PDP-6 code
+into Python blocks by specializing those bodies (:mod:`pdp6.cpu.translate`) and falls
+back to the interpreter for the rest.  When numba is on, the plain functions are rebuilt
+from each compiled function's ``py_func`` with their globals re-pointed at the plain
+versions, so all engines exist in one process (for ``pdp6 bench`` and the differential
+tests).
 """
-
 from __future__ import annotations
 
 import types
