@@ -9,6 +9,7 @@ from each compiled function's ``py_func`` with their globals re-pointed at the p
 versions, so all engines exist in one process (for ``pdp6 bench`` and the differential
 tests).
 """
+
 from __future__ import annotations
 
 import types

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .. import isa
 from ..timing import CORE_READ_NS
 from . import access, arith, compare, fixed, floatbyte, fp, io, logic, loop
 from .specialize import (
@@ -74,6 +75,7 @@ from .state import (
 )
 
 RH = 0o777777
+PUSHJ, POPJ = isa.BY_NAME["PUSHJ"].code, isa.BY_NAME["POPJ"].code
 MAX_BLOCK = 32  # instructions translated for one block at most (paths may repeat one)
 HOT = 16  # times an address is reached as a block start before it is translated
 SOURCES = load_sources((access, arith, fp, fixed, compare, logic, floatbyte, io, loop))
@@ -216,13 +218,14 @@ class Path:
     """One way through a block being translated: its code and what is known on it."""
 
     def __init__(self, body: list[Item], state: State, count: int, spent: int,
-                 seen: frozenset[int]) -> None:  # fmt: skip
+                 seen: frozenset[int], calls: tuple[int, ...] = ()) -> None:  # fmt: skip
         self.body = body
         self.state = state
         self.count = count  # instructions on this path so far
         self.spent = spent  # most emulated ns they take
         self.last = 0  # ... of which the last instruction
         self.seen = seen  # their addresses
+        self.calls = calls  # return addresses of the PUSHJs followed, innermost last
 
 
 class Translation:
@@ -324,12 +327,22 @@ class Translation:
                 return npc
             if target != self.start and self.size < MAX_BLOCK and target not in path.seen:
                 self.moved(path, effects, target)
+                if ir >> 27 == PUSHJ:
+                    path.calls = (*path.calls, npc)
                 return target  # an unconditional jump: the path goes on there
             self.jump(path, target)
             return -1
+        if ir >> 27 == POPJ and path.calls and ins.taken is None:
+            # Most likely back to the PUSHJ this path followed: go on there, else leave.
+            back = path.calls[-1]
+            path.calls = path.calls[:-1]
+            path.body.append(elsewhere := Nest(f"{nxt} != {back}"))
+            self.leave(path, nxt, elsewhere.body)
+            self.moved(path, effects, back)
+            return back
         # A skip or conditional jump: grow the taken path too when its target is known.
         path.body.append(taken := Nest(f"{nxt} != {npc}"))
-        branch = Path(taken.body, st.copy(), path.count, path.spent, path.seen)
+        branch = Path(taken.body, st.copy(), path.count, path.spent, path.seen, path.calls)
         branch.last = path.last
         if ins.taken is None:
             self.leave(branch, nxt, taken.body)

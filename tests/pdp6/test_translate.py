@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from pdp6 import Machine
 from pdp6.bench import build_mix
 from pdp6.cpu import translate
+from pdp6.cpu.optable import build
 
 from .conftest import ins, io
 
@@ -211,6 +212,29 @@ def test_translated_python_is_specialized() -> None:
     text = translate.python_of([ins("MOVEI", 1, 5), HALT], START)
     assert "mem[1] = 5" in text
     assert "(" not in text.split("def _block", 1)[1].split(":", 1)[1]  # no calls at all
+
+
+SUB = 0o1100  # a subroutine: ADDI 1,1 / POPJ 17,  (or a skip return: AOS (17) first)
+
+
+@pytest.mark.parametrize("skip_return", [False, True])
+def test_a_call_in_a_loop_returns_inside_the_block(skip_return: bool) -> None:
+    # PUSHJ 17,SUB / ADDI 3,1 / SOJG 2,START: the block follows the call into SUB and
+    # expects the POPJ to come back to START+1; a skip return (AOS (17)) goes to START+2.
+    program = [ins("PUSHJ", 0o17, SUB), ins("ADDI", 3, 1), ins("SOJG", 2, START), HALT]
+    sub = [ins("AOS", 0, 0, x=0o17)] if skip_return else []
+    sub += [ins("ADDI", 1, 1), ins("POPJ", 0o17, 0)]
+    data = {SUB + k: w for k, w in enumerate(sub)}
+    acs = {2: 100, 0o17: (((-20) & 0o777777) << 18) | DATA}
+    fast, _ = both(program, data=data, acs=acs, max_instructions=10_000)
+    assert fast.memory[1] == 100
+    assert fast.memory[3] == (0 if skip_return else 100)
+    core = [0] * (1 << 18)
+    for a, w in [*enumerate(program, START), *data.items()]:
+        core[a] = w
+    t = translate.extend(translate.Translation(1 << 18, tuple(int(x) for x in build())), core,
+                         bytes(1 << 18), START)  # fmt: skip
+    assert f"!= {START + 1}:" in t.source()  # the guard on the predicted return
 
 
 def test_untranslatable_instructions_end_the_block() -> None:
