@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,12 +38,20 @@ class Stop:
 
 
 class _Field:
-    """A named view of one slot of the state vector (``m.apr.nxm`` and the like)."""
+    """A named view of one slot of the state vector (``m.apr.nxm`` and the like).
 
-    def __init__(self, index: int, kind: type = int, doc: str = "") -> None:
+    An int field holds ``bits`` bits, as the register in the machine does; setting a
+    value that does not fit is refused rather than stored.
+    """
+
+    def __init__(self, index: int, kind: type = int, doc: str = "", bits: int = 1) -> None:
         self.index = index
         self.kind = kind
+        self.bits = bits
         self.__doc__ = doc
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
 
     def __get__(self, obj: Any, owner: type | None = None) -> Any:
         if obj is None:
@@ -50,7 +59,19 @@ class _Field:
         return self.kind(obj._st[self.index])
 
     def __set__(self, obj: Any, value: Any) -> None:
-        obj._st[self.index] = int(value)
+        if self.kind is bool:
+            obj._st[self.index] = int(bool(value))
+            return
+        try:
+            value = operator.index(value)  # Python and numpy integers
+        except TypeError:
+            value = None
+        if value is None or not 0 <= value < 1 << self.bits:
+            top = (1 << self.bits) - 1
+            raise ValueError(
+                f"{self.name} holds {self.bits} bits (0..{top:o} octal), not {value!r}"
+            )
+        obj._st[self.index] = value
 
 
 class _FlagField:
@@ -76,7 +97,7 @@ class APR:
     """The arithmetic processor's device-000 state, readable and writable by name."""
 
     code = 0o000
-    pia = _Field(S.APR_PIA, int, "PI channel of APR interrupts (0 = none)")
+    pia = _Field(S.APR_PIA, int, "PI channel of APR interrupts (0 = none)", 3)
     pushdown_overflow = _Field(S.APR_PDLOV, bool, "pushdown overflow flag")
     illegal_op = _Field(S.APR_ILLOP, bool, "illegal operation / memory protection flag")
     nxm = _Field(S.APR_NXM, bool, "non-existent memory flag")
@@ -84,9 +105,9 @@ class APR:
     clock_enabled = _Field(S.APR_CLKEN, bool, "clock interrupt enable")
     pc_change_enabled = _Field(S.APR_PCCHEN, bool, "PC-change interrupt enable")
     overflow_enabled = _Field(S.APR_OVEN, bool, "overflow interrupt enable")
-    protection = _Field(S.PROT, int, "protection register (highest user block)")
-    relocation = _Field(S.RELOC, int, "relocation register (1K blocks)")
-    switches = _Field(S.SWITCHES, int, "console data switches (DATAI APR,)")
+    protection = _Field(S.PROT, int, "protection register (highest user block)", 8)
+    relocation = _Field(S.RELOC, int, "relocation register (1K blocks)", 8)
+    switches = _Field(S.SWITCHES, int, "console data switches (DATAI APR,)", 36)
     overflow = _FlagField(S.F_OV, "AR OV flag")
     pc_change = _FlagField(S.F_PCCH, "PC CHANGE flag")
     user_iot = _FlagField(S.F_UIOT, "USER IOT: user mode may do I/O")
@@ -105,9 +126,9 @@ class PI:
 
     code = 0o004
     active = _Field(S.PI_ACTIVE, bool, "PI system active")
-    on = _Field(S.PI_ON, int, "channels turned on (100 = channel 1 ... 1 = channel 7)")
-    requests = _Field(S.PIR, int, "latched requests")
-    held = _Field(S.PIH, int, "channels held (interrupt in progress)")
+    on = _Field(S.PI_ON, int, "channels turned on (100 = channel 1 ... 1 = channel 7)", 7)
+    requests = _Field(S.PIR, int, "latched requests", 7)
+    held = _Field(S.PIH, int, "channels held (interrupt in progress)", 7)
 
     def __init__(self, st: Any) -> None:
         self._st = st

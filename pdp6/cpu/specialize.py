@@ -32,6 +32,7 @@ from types import ModuleType
 from typing import Any
 
 ALL = -1  # a value whose bits are unknown
+_NAMES = itertools.count()  # residual names are unique in the process, across specializers
 WORD = (1 << 36) - 1
 
 
@@ -270,11 +271,10 @@ class Specializer:
         # residual routines: (routine, constant arguments) -> (name, def, routines it calls)
         self.residuals: dict[tuple[Any, ...], tuple[str, ast.FunctionDef, frozenset[str]]] = {}
         self.effects = Effects()
-        self._counter = itertools.count()
 
     # --- names --------------------------------------------------------------------
     def fresh(self, base: str) -> str:
-        return f"{base}_{next(self._counter)}"
+        return f"{base}_{next(_NAMES)}"
 
     def note_choices(self, target: str, values: list[ast.expr]) -> None:
         """Remember that ``target`` holds one of ``values`` if each is known."""
@@ -508,9 +508,10 @@ class Specializer:
     def lazy(self, node: ast.expr, st: State, fr: Frame) -> ast.expr:
         """An operand evaluated only sometimes (``and``/``or``, ``x if c else y``)."""
         side: list[ast.stmt] = []
+        before = (st.time, dict(st.slots), dict(st.core), self.effects.copy())
         e = self.expr(node, st, fr, side)
-        if side:
-            raise Unsupported("a routine called under a condition inside an expression")
+        if side or before != (st.time, st.slots, st.core, self.effects):
+            raise Unsupported("effects under a condition inside an expression")
         return e
 
     def expr(self, node: ast.expr, st: State, fr: Frame, out: list[ast.stmt]) -> ast.expr:
@@ -627,6 +628,10 @@ class Specializer:
         src = self.sources.get(getattr(plain, "__name__", "")) if target is not None else None
         values = self.seq(args, st, fr, out)
         if src is not None and src.name in self.facts.quiet and not self.residual_depth:
+            if self.effects.check:
+                # This instruction may have raised an APR condition or run a routine that
+                # saw the clock: the PI sampling here could find an interrupt.
+                raise Unsupported(f"{src.name} after a possible interrupt request")
             return const(self.facts.quiet[src.name])
         if src is None:
             if fname not in _PURE_BUILTINS and fname != "range":
@@ -636,15 +641,16 @@ class Specializer:
             return ast.Call(func=name(fname), args=values, keywords=[])
         mark, effects, spent = len(out), self.effects.copy(), st.spent
         try:
-            return self.inline(src, values, st, fr, out)
+            return self.inline(src, values, st, out)
         except Unsupported:
             del out[mark:]
             self.effects, st.spent = effects, spent
         return self.residual_call(src, values, st, out)
 
     def inline(
-        self, src: Source, values: list[ast.expr], st: State, caller: Frame, out: list[ast.stmt]
+        self, src: Source, values: list[ast.expr], st: State, out: list[ast.stmt]
     ) -> ast.expr:
+        """Specialize ``src`` for ``values`` into ``out``; its result (a name or constant)."""
         if len(values) != len(src.params):
             raise Unsupported(f"{src.name}: wrong number of arguments")
         fr = Frame(src, inline=True)
@@ -696,7 +702,12 @@ class Specializer:
         self, src: Source, values: list[ast.expr], st: State, out: list[ast.stmt]
     ) -> ast.expr:
         """Call a specialized copy of a routine that could not be inlined (it loops)."""
-        key = (src.name, *(repr(v.value) if is_const(v) else None for v in values))
+        key = (src.name, *(
+            repr(v.value) if is_const(v)
+            else v.id if isinstance(v, ast.Name) and v.id in self.arrays
+            else None
+            for v in values
+        ))  # fmt: skip
         if key not in self.residuals:
             self.residuals[key] = self.specialize_def(src, values)
         fname, _, uses = self.residuals[key]
@@ -857,6 +868,12 @@ class Specializer:
             return False
         raise Unsupported(f"statement {type(node).__name__}")
 
+    def copy(self, e: ast.Name, out: list[ast.stmt]) -> ast.Name:
+        t = self.fresh("c")
+        self.masks[t] = self.mask(e)
+        out.append(assign(t, e))
+        return name(t)
+
     def materialize(self, e: ast.expr, out: list[ast.stmt]) -> ast.expr:
         if _simple(e):
             return e
@@ -874,6 +891,8 @@ class Specializer:
         if isinstance(target, ast.Tuple):
             if isinstance(value, ast.Tuple) and len(value.elts) == len(target.elts):
                 parts = [self.materialize(e, out) for e in value.elts]
+                if fr.pinned:  # a loop's fixed names: `a, b = b, a` must read both first
+                    parts = [self.copy(p, out) if isinstance(p, ast.Name) else p for p in parts]
             else:
                 names = [self.fresh("u") for _ in target.elts]
                 out.append(
@@ -940,19 +959,24 @@ class Specializer:
             self.bind(st, t.id, self.binop(node.op, old, value), fr, out)
             return True
         if isinstance(t, ast.Subscript):
-            value = self.expr(node.value, st, fr, out)
+            # As Python does: the target, then its old value, then the right-hand side.
             arr, idx = self.seq([t.value, t.slice], st, fr, out)
+            idx = self.materialize(idx, out)
+            mark = len(out)
             if self.is_state(arr) and is_const(idx):
+                value = self.expr(node.value, st, fr, out)
+                if len(out) > mark:
+                    raise Unsupported("a state slot updated by a routine's result")
                 self.update_slot(st, idx.value, node.op, value, out)
                 return True
-            old = ast.Subscript(value=arr, slice=idx, ctx=ast.Load())
-            if (
-                is_const(idx)
-                and isinstance(arr, ast.Name)
-                and arr.id == "mem"
-                and idx.value in st.core
-            ):
-                old = st.core[idx.value]
+            old: ast.expr = ast.Subscript(value=arr, slice=idx, ctx=ast.Load())
+            if is_const(idx) and isinstance(arr, ast.Name) and arr.id == "mem":
+                old = st.core.get(idx.value, old)
+            value = self.expr(node.value, st, fr, out)
+            if len(out) > mark and not _pure(old):
+                t_old = self.fresh("t")
+                out.insert(mark, assign(t_old, old))
+                old = name(t_old)
             self.store_array(arr, idx, self.binop(node.op, old, value), st, out)
             return True
         raise Unsupported("augmented store")

@@ -2,18 +2,21 @@
 
 CPython spends most of an interpreted instruction on the interpreting (fetch, decode,
 calls, state lookups), so the plain engine specializes ``loop.execute`` for each
-instruction word with :mod:`pdp6.cpu.specialize` and strings the results together:
-a *block* is the straight run of instructions from one address up to the first
-taken jump, a stop, or code the specializer leaves alone.  Each block compiles to one
-Python function that returns ``count << 18 | next PC``.
+instruction word with :mod:`pdp6.cpu.specialize` (once per word and address) and
+strings the results together into *blocks*: trees of paths from one address that follow
+unconditional jumps, both sides of skips, and a PUSHJ's callee back to its return; a
+path that comes back to the start loops inside the block's one Python function.  The
+function returns ``count << 18 | next PC``, plus ``RECHECK`` when the runner must look
+at the state again.
 
 A block may run only when every instruction boundary inside it would have done
 nothing in ``loop.run``; the runner checks that on entry:
 
-* exec mode, no UUO inhibit, PI off with nothing requested (``quiet``; these change
-  only in instructions the blocks leave to the general routines);
+* exec mode, no UUO inhibit or fault, and no interrupt to take: the runner does the
+  boundary's PI latch itself (:meth:`BlockEngine.pi_quiet`); these change only in
+  instructions the blocks leave to ``loop.run``, or by APR conditions, which end a block;
 * the emulated clock cannot reach the next event inside the block (each block knows
-  the most time its instructions but the last can take);
+  the most time its paths take, but for their last instruction);
 * the instruction budget covers the whole block;
 * the words in core are still the words it was translated from (self-modifying code;
   a store into the running block ends it after that instruction);
@@ -36,7 +39,6 @@ from . import access, arith, compare, fixed, floatbyte, fp, io, logic, loop
 from .specialize import (
     Effects,
     Facts,
-    Frame,
     Specializer,
     State,
     Unsupported,
@@ -89,7 +91,7 @@ SLOW: Block = (None, 1 << 62, 0, 0, [], 0, ())  # run this address through loop.
 RECHECK = 1 << 40
 # Blocks depend only on their address, words and the core size, so machines share them
 # (tests and benchmarks build many machines that run the same programs).
-SHARED: dict[tuple[int, int], Block] = {}
+SHARED: dict[tuple[int, tuple[int, int]], Block] = {}
 SHARED_MAX = 50_000
 
 
@@ -103,8 +105,10 @@ def facts(memsize: int) -> Facts:
         deferred=frozenset({EA_LH}),
         free=frozenset({TIME, FLAGS, EA_LH, APR_PDLOV, APR_NXM}),
         alarm=frozenset({APR_PDLOV, APR_NXM}),
-        # No interrupt can become takeable inside a block (see BlockEngine.pi_quiet), so
-        # the PI sampling inside ILDB/IDPB finds nothing, as loop.run would.
+        # The PI sampling inside ILDB/IDPB finds nothing to take: nothing was takeable
+        # when the block began (BlockEngine.pi_quiet), the clock cannot tick inside it,
+        # and an APR condition raised earlier in a block ends it.  (Within one instruction,
+        # the specializer declines the sampling after anything that could request.)
         quiet={"pi_latch": None, "pi_takeable": 0},
     )
 
@@ -127,64 +131,72 @@ class Instruction:
     taken: int | None  # the target of a skip or conditional jump, when known
 
 
-_SPECIALIZERS: dict[tuple[int, tuple[int, ...]], Specializer] = {}
-_INSTRUCTIONS: dict[tuple[int, int, int], Instruction | None] = {}
-_RESIDUAL_TEXT: dict[str, str] = {}
+class Translator:
+    """The specializer for one core size and opcode table, and what it has made: each
+    instruction's code by (word, address), and the text of its residual routines."""
+
+    def __init__(self, memsize: int, optab: tuple[int, ...]) -> None:
+        self.memsize = memsize
+        self.optab = optab
+        self.spec = Specializer(SOURCES, facts(memsize))
+        self.instructions: dict[tuple[int, int], Instruction | None] = {}
+        self.residual_text: dict[str, str] = {}
+
+    def specialized(self, ir: int, pc: int) -> Instruction | None:
+        """``loop.execute`` specialized for ``ir`` at ``pc``; None if it must run in
+        loop.run."""
+        if (ir, pc) in self.instructions:
+            return self.instructions[(ir, pc)]
+        spec = self.spec
+        spec.effects = Effects()
+        st = State({}, time=CORE_READ_NS, spent=CORE_READ_NS)  # the fetch, as loop.run charges
+        npc = (pc + 1) & RH
+        code: list[ast.stmt] = []
+        args = [name(a) for a in ARRAYS] + [const(self.optab), const(ir), const(pc), const(npc)]
+        entry: Instruction | None = None
+        try:
+            nxt = spec.inline(SOURCES["execute"], args, st, code)
+        except Unsupported:
+            pass
+        else:
+            taken = None
+            if isinstance(nxt, ast.Name):
+                targets = set(spec.choices.get(nxt.id, ())) - {npc}
+                taken = targets.pop() if len(targets) == 1 else None
+            keep = frozenset({nxt.id} if isinstance(nxt, ast.Name) else ())
+            lines = _text(tidy(code, keep))
+            next_pc = ast.unparse(nxt)
+            entry = Instruction(lines, next_pc, st.time, st.spent, st.slots, spec.effects, taken)
+        if len(self.instructions) >= 8 * SHARED_MAX:
+            self.instructions.clear()
+        self.instructions[(ir, pc)] = entry
+        return entry
+
+    def residuals(self, names: set[str]) -> list[str]:
+        """The Python of the residual routines called by name."""
+        out = []
+        for fname, node, _ in self.spec.residuals.values():
+            if fname in names:
+                if fname not in self.residual_text:
+                    self.residual_text[fname] = ast.unparse(node)
+                out.append(self.residual_text[fname])
+        return out
 
 
-def specialized(memsize: int, optab: tuple[int, ...], ir: int, pc: int) -> Instruction | None:
-    """``loop.execute`` specialized for ``ir`` at ``pc``; None if it must run in loop.run."""
-    key = (memsize, ir, pc)
-    if key in _INSTRUCTIONS:
-        return _INSTRUCTIONS[key]
-    spec = _specializer(memsize, optab)
-    spec.effects = Effects()
-    st = State({}, time=CORE_READ_NS, spent=CORE_READ_NS)  # the fetch, as loop.run charges it
-    npc = (pc + 1) & RH
-    code: list[ast.stmt] = []
-    args = [name(a) for a in ARRAYS] + [const(optab), const(ir), const(pc), const(npc)]
-    entry: Instruction | None = None
-    try:
-        nxt = spec.inline(SOURCES["execute"], args, st, Frame(SOURCES["execute"], True), code)
-    except Unsupported:
-        pass
-    else:
-        taken = None
-        if isinstance(nxt, ast.Name):
-            targets = set(spec.choices.get(nxt.id, ())) - {npc}
-            taken = targets.pop() if len(targets) == 1 else None
-        keep = frozenset({nxt.id} if isinstance(nxt, ast.Name) else ())
-        lines = _text(tidy(code, keep))
-        next_pc = ast.unparse(nxt)
-        entry = Instruction(lines, next_pc, st.time, st.spent, st.slots, spec.effects, taken)
-    if len(_INSTRUCTIONS) >= 8 * SHARED_MAX:
-        _INSTRUCTIONS.clear()
-    _INSTRUCTIONS[key] = entry
-    return entry
+_TRANSLATORS: dict[tuple[int, tuple[int, ...]], Translator] = {}
 
 
-def _specializer(memsize: int, optab: tuple[int, ...]) -> Specializer:
-    spec = _SPECIALIZERS.get((memsize, optab))
-    if spec is None:
-        spec = _SPECIALIZERS[(memsize, optab)] = Specializer(SOURCES, facts(memsize))
-    return spec
+def translator(memsize: int, optab: tuple[int, ...]) -> Translator:
+    key = (memsize, optab)
+    if key not in _TRANSLATORS:
+        _TRANSLATORS[key] = Translator(memsize, optab)
+    return _TRANSLATORS[key]
 
 
 def _text(stmts: list[ast.stmt]) -> list[str]:
     if not stmts:
         return []
     return ast.unparse(ast.Module(body=stmts, type_ignores=[])).split("\n")
-
-
-def residual_text(memsize: int, optab: tuple[int, ...], names: set[str]) -> list[str]:
-    """The Python of the residual routines called by name."""
-    out = []
-    for fname, node, _ in _specializer(memsize, optab).residuals.values():
-        if fname in names:
-            if fname not in _RESIDUAL_TEXT:
-                _RESIDUAL_TEXT[fname] = ast.unparse(node)
-            out.append(_RESIDUAL_TEXT[fname])
-    return out
 
 
 class Nest:
@@ -237,9 +249,9 @@ class Translation:
     function.  Everything else leaves the block, returning ``count << 18 | PC``.
     """
 
-    def __init__(self, memsize: int, optab: tuple[int, ...]) -> None:
-        self.memsize = memsize
-        self.optab = optab
+    def __init__(self, translator: Translator) -> None:
+        self.translator = translator
+        self.memsize = translator.memsize
         self.residuals: set[str] = set()
         self.body: list[Item] = []
         self.start = -1  # address of the first instruction
@@ -253,13 +265,17 @@ class Translation:
         self.count = 0  # most instructions along one path
         self.bound = 0  # most ns along one path, but for its last instruction
 
-    def grow(self, mem: Any, bp: Any, pc: int) -> None:
-        """Translate from ``pc``: the main path first, then the paths that branch off."""
+    def grow(self, mem: Any, bp: Any, pc: int) -> Translation:
+        """Translate from ``pc``: the main path first, then the paths that branch off.
+
+        Afterwards ``start`` is -1 if not even the first instruction could be translated.
+        """
         self.start = pc
         pending = [(pc, Path(self.body, State({}), 0, 0, frozenset()))]
         while pending:
             addr, path = pending.pop(0)
             self.follow(mem, bp, addr, path, pending)
+        return self
 
     def follow(self, mem: Any, bp: Any, addr: int, path: Path,
                pending: list[tuple[int, Path]]) -> None:  # fmt: skip
@@ -290,7 +306,7 @@ class Translation:
     def add(self, ir: int, pc: int, path: Path, pending: list[tuple[int, Path]]) -> int | None:
         """Translate ``ir`` at ``pc`` onto ``path``: the next address on the path, -1 if
         the path ends here, None if the instruction must be left to loop.run."""
-        ins = specialized(self.memsize, self.optab, ir, pc)
+        ins = self.translator.specialized(ir, pc)
         if ins is None:
             return None
         effects, nxt = ins.effects, ins.nxt
@@ -410,7 +426,7 @@ class Translation:
         if looping:
             lines += ["    _n = 0", "    _lim = (left - _COUNT) << 18", "    while True:"]
         self.render(self.body, "        " if looping else "    ", looping, lines)
-        return "\n".join([*residual_text(self.memsize, self.optab, self.residuals), *lines])
+        return "\n".join([*self.translator.residuals(self.residuals), *lines])
 
     def render(self, items: list[Item], pad: str, looping: bool, out: list[str]) -> None:
         n = "_n + " if looping else ""
@@ -445,12 +461,6 @@ class Translation:
         return namespace["_block"]  # type: ignore[no-any-return]
 
 
-def extend(t: Translation, mem: Any, bp: Any, pc: int) -> Translation:
-    """Translate a block from ``pc`` (t.start is -1 if not even one instruction could be)."""
-    t.grow(mem, bp, pc)
-    return t
-
-
 def _same(mem: Any, stretches: tuple[tuple[int, int, list[int]], ...]) -> bool:
     for a, b, words in stretches:
         if mem[a:b] != words:
@@ -474,6 +484,7 @@ class BlockEngine:
         self.blocks: dict[int, Block] = {}
         self.memsize = -1
         self.optab: tuple[int, ...] = ()
+        self.key = (0, 0)  # core size and opcode table: what shared blocks depend on
         self.slow_steps = 0  # instructions run through loop.run (for pdp6 bench)
         self.heat: dict[int, int] = {}
         self.hot = HOT  # tests set 1 to translate everything at once
@@ -484,12 +495,12 @@ class BlockEngine:
     def translate(self, mem: Any, bp: Any, pc: int) -> Block:
         if pc < 16 or pc >= self.memsize or bp[pc]:
             return SLOW
-        known = SHARED.get((pc, self.memsize))
+        known = SHARED.get((pc, self.key))
         if known is not None:
             stretches = ((pc, known[3], known[4]), *known[6])
             if _same(mem, stretches) and not any(any(bp[a:b]) for a, b, _ in stretches):
                 return known
-        t = extend(Translation(self.memsize, self.optab), mem, bp, pc)
+        t = Translation(translator(self.memsize, self.optab)).grow(mem, bp, pc)
         if t.start < 0:
             return SLOW
         fn = t.compile()
@@ -498,7 +509,7 @@ class BlockEngine:
         block = (fn, t.count, t.bound, end, list(mem[pc:end]), t.flag_bits, others)
         if len(SHARED) >= SHARED_MAX:
             SHARED.clear()
-        SHARED[(pc, self.memsize)] = block
+        SHARED[(pc, self.key)] = block
         return block
 
     def __call__(
@@ -508,6 +519,8 @@ class BlockEngine:
             self.blocks.clear()
             self.memsize = st[MEMSIZE]
             self.optab = tuple(int(x) for x in optab)
+            self.key = (self.memsize, hash(self.optab))
+        st[REASON] = 0
         blocks = self.blocks
         step = self.step
         left = max_n  # instructions still to run
@@ -603,5 +616,7 @@ def python_of(words: list[int], pc: int, memsize: int = 1 << 18) -> str:
 
     core = [0] * memsize
     core[pc : pc + len(words)] = words
-    t = extend(Translation(memsize, tuple(int(x) for x in build())), core, bytes(memsize), pc)
+    t = Translation(translator(memsize, tuple(int(x) for x in build()))).grow(
+        core, bytes(memsize), pc
+    )
     return t.source() if t.start >= 0 else ""

@@ -232,8 +232,8 @@ def test_a_call_in_a_loop_returns_inside_the_block(skip_return: bool) -> None:
     core = [0] * (1 << 18)
     for a, w in [*enumerate(program, START), *data.items()]:
         core[a] = w
-    t = translate.extend(translate.Translation(1 << 18, tuple(int(x) for x in build())), core,
-                         bytes(1 << 18), START)  # fmt: skip
+    t = translate.Translation(translate.translator(1 << 18, tuple(int(x) for x in build())))
+    t.grow(core, bytes(1 << 18), START)
     assert f"!= {START + 1}:" in t.source()  # the guard on the predicted return
 
 
@@ -342,3 +342,72 @@ def test_random_loops_agree(body, acs, data, clock, budget, until_us) -> None:
 def test_random_loops_agree_long(body, acs, data, clock, budget, until_us) -> None:
     args = (body, acs, data, clock, budget, until_us)
     assert run_loop("python", *args) == run_loop("interpreter", *args)
+
+
+# --- cases found in review ---------------------------------------------------------------
+def both_on(core_words: int, program: list[int], data: dict[int, int], setup: Any = None,
+            **run: Any) -> Machine:  # fmt: skip
+    """Run on both plain engines (python translating at once) and compare; the python one."""
+    states = []
+    for engine in ("python", "interpreter"):
+        m = Machine(engine=engine, core_words=core_words)
+        if engine == "python":
+            m._run.hot = 1
+        for k, w in enumerate(program):
+            m.memory[START + k] = w
+        for a, w in data.items():
+            m.memory[a] = w
+        if setup:
+            setup(m)
+        m.pc = START
+        states.append(state(m, m.run(**run)))
+        if engine == "python":
+            fast = m
+    assert states[0] == states[1]
+    return fast
+
+
+def test_continuing_after_a_halt() -> None:
+    # A halt's stop reason must not stop the next run (the interpreter clears it per run).
+    program = [ins("MOVE", 1, DATA, i=1), ins("AOJ", 2, 0), ins("JRST", 4, START)]
+    for engine in ("python", "interpreter"):
+        m = load(engine, program, data={DATA: 0o3000})
+        if engine == "python":
+            m._run.hot = 1
+        stops = [m.run(max_instructions=100) for _ in range(3)]
+        assert [s.instructions for s in stops] == [3, 3, 3]
+        assert m.memory[2] == 3
+
+
+def test_machines_of_different_core_sizes_in_one_process() -> None:
+    # An @ chain through 300000: NXM on a 64K machine, not on a 256K one; the residual
+    # routine for the chain depends on the core size.
+    program = [ins("MOVE", 1, DATA, i=1), HALT]
+    data = {DATA: (1 << 22) | 0o300000}
+    assert not both_on(1 << 18, program, data, max_instructions=10).apr.nxm
+    assert both_on(1 << 16, program, data, max_instructions=10).apr.nxm
+
+
+def test_ildb_that_raises_nxm_is_interrupted_between_its_parts() -> None:
+    # ILDB through a pointer beyond core: NXM requests channel 7 at once, and the
+    # interrupt is taken between the increment and the load (first part done set).
+    def setup(m: Machine) -> None:
+        m.memory[2] = 0o150000
+        m.apr.pia = 7
+        m.pi.active, m.pi.on = True, 1
+
+    program = [ins("ILDB", 1, 0o150000), ins("HALT", 0, START + 1)]
+    data = {0o56: ins("JSR", 0, 0o3001), 0o3002: ins("HALT", 0, 0o3002)}
+    fast = both_on(0o100000, program, data, setup, max_instructions=10)
+    assert fast.memory[0o3001] == 0o20000_001000  # first part done, PC of the ILDB
+
+
+def test_machine_refuses_register_values_that_do_not_fit() -> None:
+    m = Machine(engine="interpreter")
+    for field, bad in (("switches", -1), ("switches", 1 << 36), ("pia", 8), ("relocation", 256)):
+        with pytest.raises(ValueError, match=field):
+            setattr(m.apr, field, bad)
+    with pytest.raises(ValueError, match="on"):
+        m.pi.on = 0o200
+    m.apr.switches = (1 << 36) - 1
+    assert m.apr.switches == (1 << 36) - 1
