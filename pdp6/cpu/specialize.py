@@ -404,9 +404,15 @@ class Specializer:
         self.note_store(slot, out)
 
     def update_slot(
-        self, st: State, slot: int, op: ast.operator, value: ast.expr, out: list[ast.stmt]
+        self,
+        st: State,
+        slot: int,
+        op: ast.operator,
+        value: ast.expr,
+        out: list[ast.stmt],
+        old: ast.expr | None = None,
     ) -> None:
-        """``st[slot] op= value``."""
+        """``st[slot] op= value``; ``old``, if given, is the slot's value read before."""
         f = self.facts
         if (
             is_const(value)
@@ -428,8 +434,8 @@ class Specializer:
             st.spent += value.value
             return
         if slot in f.constant or slot in st.slots:
-            old = self.load_slot(st, slot, out)
-            self.store_slot(st, slot, self.binop(op, old, value), out)
+            before = self.load_slot(st, slot, out) if old is None else old
+            self.store_slot(st, slot, self.binop(op, before, value), out)
             return
         if slot == f.flags_slot:
             if isinstance(op, ast.BitOr) and self.mask(value) & f.flags_zero:
@@ -438,7 +444,11 @@ class Specializer:
                 raise Unsupported("arithmetic on the flags")
             if isinstance(op, ast.BitOr):
                 self.note_flags(value)
-        out.append(ast.AugAssign(target=self.slot_ref(slot, ast.Store()), op=op, value=value))
+        if old is None:
+            out.append(ast.AugAssign(target=self.slot_ref(slot, ast.Store()), op=op, value=value))
+        else:
+            new = ast.BinOp(left=old, op=op, right=value)
+            out.append(Assign(targets=[self.slot_ref(slot, ast.Store())], value=new))
         self.effects.direct.add(slot)
         self.note_store(slot, out)
 
@@ -964,10 +974,17 @@ class Specializer:
             idx = self.materialize(idx, out)
             mark = len(out)
             if self.is_state(arr) and is_const(idx):
+                slot = idx.value
                 value = self.expr(node.value, st, fr, out)
-                if len(out) > mark:
-                    raise Unsupported("a state slot updated by a routine's result")
-                self.update_slot(st, idx.value, node.op, value, out)
+                if len(out) == mark:
+                    self.update_slot(st, slot, node.op, value, out)
+                    return True
+                if slot == self.facts.time_slot or slot in st.slots or slot in self.facts.deferred:
+                    raise Unsupported("deferred state updated by a routine's result")
+                # The right-hand side ran code: read the slot as it was before that code.
+                t_old = self.fresh("t")
+                out.insert(mark, assign(t_old, self.load_slot(st, slot, [])))
+                self.update_slot(st, slot, node.op, value, out, old=name(t_old))
                 return True
             old: ast.expr = ast.Subscript(value=arr, slice=idx, ctx=ast.Load())
             if is_const(idx) and isinstance(arr, ast.Name) and arr.id == "mem":
