@@ -758,6 +758,7 @@ class Specializer:
             fname = self.fresh("_" + src.name)
             node = ast.parse(f"def {fname}({', '.join(params)}): pass").body[0]
             assert isinstance(node, ast.FunctionDef)
+            _fill(body)
             node.body = body or [ast.Pass()]
             return fname, node, frozenset(self.effects.residuals)
         finally:

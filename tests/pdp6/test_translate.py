@@ -422,3 +422,12 @@ def test_machine_refuses_register_values_that_do_not_fit() -> None:
         m.pi.on = 0o200
     m.apr.switches = (1 << 36) - 1
     assert m.apr.switches == (1 << 36) - 1
+
+
+def test_residual_routines_are_valid_python_on_a_small_machine() -> None:
+    # Found by the long random-program test: on a 4K machine the residual routine of
+    # ILDB 0,@0 (its @ chain) had an `if` whose body specialized to nothing, which
+    # Python's grammar does not allow.
+    text = translate.python_of([ins("ILDB", 0, 0, i=1), HALT], START, memsize=0o10000)
+    assert "def _block" in text
+    compile(text, "<block>", "exec")
