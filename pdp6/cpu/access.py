@@ -183,6 +183,17 @@ def interruptible(st, steps: int) -> bool:
 
 
 @jit_inline
+def index_step(mem, st, ir: int) -> int:
+    """Y of the word ``ir``, plus C(X) when it names an index register (one E step)."""
+    y = ir & RH
+    x = (ir >> 18) & 0o17
+    if x:
+        y = (y + mem[x]) & RH
+        st[TIME] += INDEX_NS
+    return y
+
+
+@jit_inline
 def effective_address(mem, st, ir: int) -> int:
     """E for instruction ``ir``: indexing and indirect chains of any length.
 
@@ -190,11 +201,7 @@ def effective_address(mem, st, ir: int) -> int:
     reference faulted: the instruction is then abandoned, unchanged, and restarts later.
     The left half of the last word of the chain is kept for ``JRST 2,``.
     """
-    y = ir & RH
-    x = (ir >> 18) & 0o17
-    if x:
-        y = (y + mem[x]) & RH
-        st[TIME] += INDEX_NS
+    y = index_step(mem, st, ir)
     if ir & 0o20000000 == 0:
         st[EA_LH] = (ir >> 18) & RH
         return y
@@ -217,11 +224,7 @@ def indirect_chain(mem, st, y: int) -> int:
         levels += 1
         if interruptible(st, levels):
             return -1
-        y = ir & RH
-        x = (ir >> 18) & 0o17
-        if x:
-            y = (y + mem[x]) & RH
-            st[TIME] += INDEX_NS
+        y = index_step(mem, st, ir)
         if ir & 0o20000000 == 0:
             st[EA_LH] = (ir >> 18) & RH
             return y

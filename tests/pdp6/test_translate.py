@@ -28,14 +28,21 @@ DATA = 0o2000
 
 
 def load(engine: str, program: list[int], data: dict[int, int] | None = None,
-         acs: dict[int, int] | None = None) -> Machine:  # fmt: skip
-    m = Machine(engine=engine)
+         acs: dict[int, int] | None = None, core_words: int = 1 << 18, at_once: bool = False,
+         setup: Any = None) -> Machine:  # fmt: skip
+    """A machine with ``program`` at START; ``at_once`` translates blocks the first time
+    they are reached (the python engine); ``setup(m)`` sets registers before the run."""
+    m = Machine(engine=engine, core_words=core_words)
+    if at_once and engine == "python":
+        m._run.hot = 1
     for k, w in enumerate(program):
         m.memory[START + k] = w
     for a, w in (data or {}).items():
         m.memory[a] = w
     for a, w in (acs or {}).items():
         m.memory[a] = w
+    if setup:
+        setup(m)
     m.pc = START
     return m
 
@@ -54,10 +61,11 @@ def state(m: Machine, stop: Any = None) -> dict[str, Any]:
 
 
 def both(program: list[int], data: dict[int, int] | None = None, acs: dict[int, int] | None = None,
+         core_words: int = 1 << 18, at_once: bool = False, setup: Any = None,
          **run: Any) -> tuple[Machine, Machine]:  # fmt: skip
     """Run on both plain engines; assert identical results; return (python, interpreter)."""
-    fast = load("python", program, data, acs)
-    ref = load("interpreter", program, data, acs)
+    fast, ref = (load(e, program, data, acs, core_words, at_once, setup)
+                 for e in ("python", "interpreter"))  # fmt: skip
     a, b = fast.run(**run), ref.run(**run)
     assert state(fast, a) == state(ref, b)
     return fast, ref
@@ -326,15 +334,20 @@ def test_budget_ends_before_an_apr_request_is_latched(budget: int) -> None:
     assert run_loop("python", *args) == run_loop("interpreter", *args)
 
 
+def loop_cases(body: int, budget: int, until_us: float) -> dict[str, Any]:
+    """Strategies for run_loop's arguments, up to the given sizes."""
+    return {
+        "body": st.lists(loop_instructions, min_size=1, max_size=body),
+        "acs": st.lists(st.integers(0, (1 << 36) - 1), min_size=16, max_size=16),
+        "data": st.lists(st.integers(0, (1 << 36) - 1), max_size=64),
+        "clock": st.integers(0, 3),
+        "budget": st.integers(1, budget),
+        "until_us": st.floats(1.0, until_us),
+    }
+
+
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    body=st.lists(loop_instructions, min_size=1, max_size=12),
-    acs=st.lists(st.integers(0, (1 << 36) - 1), min_size=16, max_size=16),
-    data=st.lists(st.integers(0, (1 << 36) - 1), max_size=64),
-    clock=st.integers(0, 3),
-    budget=st.integers(1, 3000),
-    until_us=st.floats(1.0, 40_000.0),
-)
+@given(**loop_cases(body=12, budget=3000, until_us=40_000.0))
 def test_random_loops_agree(body, acs, data, clock, budget, until_us) -> None:
     args = (body, acs, data, clock, budget, until_us)
     assert run_loop("python", *args) == run_loop("interpreter", *args)
@@ -342,49 +355,18 @@ def test_random_loops_agree(body, acs, data, clock, budget, until_us) -> None:
 
 @pytest.mark.slow
 @settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    body=st.lists(loop_instructions, min_size=1, max_size=24),
-    acs=st.lists(st.integers(0, (1 << 36) - 1), min_size=16, max_size=16),
-    data=st.lists(st.integers(0, (1 << 36) - 1), max_size=64),
-    clock=st.integers(0, 3),
-    budget=st.integers(1, 20_000),
-    until_us=st.floats(1.0, 100_000.0),
-)
+@given(**loop_cases(body=24, budget=20_000, until_us=100_000.0))
 def test_random_loops_agree_long(body, acs, data, clock, budget, until_us) -> None:
     args = (body, acs, data, clock, budget, until_us)
     assert run_loop("python", *args) == run_loop("interpreter", *args)
 
 
 # --- cases found in review ---------------------------------------------------------------
-def both_on(core_words: int, program: list[int], data: dict[int, int], setup: Any = None,
-            **run: Any) -> Machine:  # fmt: skip
-    """Run on both plain engines (python translating at once) and compare; the python one."""
-    states = []
-    for engine in ("python", "interpreter"):
-        m = Machine(engine=engine, core_words=core_words)
-        if engine == "python":
-            m._run.hot = 1
-        for k, w in enumerate(program):
-            m.memory[START + k] = w
-        for a, w in data.items():
-            m.memory[a] = w
-        if setup:
-            setup(m)
-        m.pc = START
-        states.append(state(m, m.run(**run)))
-        if engine == "python":
-            fast = m
-    assert states[0] == states[1]
-    return fast
-
-
 def test_continuing_after_a_halt() -> None:
     # A halt's stop reason must not stop the next run (the interpreter clears it per run).
     program = [ins("MOVE", 1, DATA, i=1), ins("AOJ", 2, 0), ins("JRST", 4, START)]
     for engine in ("python", "interpreter"):
-        m = load(engine, program, data={DATA: 0o3000})
-        if engine == "python":
-            m._run.hot = 1
+        m = load(engine, program, data={DATA: 0o3000}, at_once=True)
         stops = [m.run(max_instructions=100) for _ in range(3)]
         assert [s.instructions for s in stops] == [3, 3, 3]
         assert m.memory[2] == 3
@@ -395,8 +377,9 @@ def test_machines_of_different_core_sizes_in_one_process() -> None:
     # routine for the chain depends on the core size.
     program = [ins("MOVE", 1, DATA, i=1), HALT]
     data = {DATA: (1 << 22) | 0o300000}
-    assert not both_on(1 << 18, program, data, max_instructions=10).apr.nxm
-    assert both_on(1 << 16, program, data, max_instructions=10).apr.nxm
+    for core_words, nxm in ((1 << 18, False), (1 << 16, True)):
+        fast, _ = both(program, data, core_words=core_words, at_once=True, max_instructions=10)
+        assert fast.apr.nxm == nxm
 
 
 def test_ildb_that_raises_nxm_is_interrupted_between_its_parts() -> None:
@@ -409,7 +392,8 @@ def test_ildb_that_raises_nxm_is_interrupted_between_its_parts() -> None:
 
     program = [ins("ILDB", 1, 0o150000), ins("HALT", 0, START + 1)]
     data = {0o56: ins("JSR", 0, 0o3001), 0o3002: ins("HALT", 0, 0o3002)}
-    fast = both_on(0o100000, program, data, setup, max_instructions=10)
+    fast, _ = both(program, data, core_words=0o100000, at_once=True, setup=setup,
+                   max_instructions=10)  # fmt: skip
     assert fast.memory[0o3001] == 0o20000_001000  # first part done, PC of the ILDB
 
 
