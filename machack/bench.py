@@ -5,14 +5,24 @@
 * legal move generation: the emulated time of one call of GENLEG, measured by running
   a three-instruction stub (``MOVEI L,MSTK-1 / PUSHJ P,GENLEG / JRST 4,``) in free core
   between two commands, the program's state untouched;
-* time per move at depth 4: GO from a few positions.
+* time per move at depth 4: GO from a few positions;
+* the first start: seconds from ``machack play`` to its first prompt with empty caches
+  (numba's and the assembled program's, as on a fresh machine) and with warm ones, and
+  how long the background build of the compiled engine took.
 """
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+
+from pdp6 import jit
 
 from .session import Session
 
@@ -72,7 +82,9 @@ def time_generator(session: Session, fen: str, routine: str = "GENLEG") -> GenTi
     return timing
 
 
-def run(echo: Callable[[str], None] = print, depth4_positions: int = 3) -> None:
+def run(
+    echo: Callable[[str], None] = print, depth4_positions: int = 3, first_start: bool = True
+) -> None:
     """Print the benchmark figures."""
     session = Session()
     echo("Mac Hack VI on the emulated PDP-6 (MIDAS program, compiled emulator)")
@@ -108,3 +120,58 @@ def run(echo: Callable[[str], None] = print, depth4_positions: int = 3) -> None:
         words = stats.split()
         nodes = words[4] if len(words) > 4 else "?"
         echo(f"{name:<36} {move:<10} {nodes:>8} {reply.emulated_us / 1e6:>9.1f} {wall:>7.2f}")
+    if first_start:
+        echo("")
+        echo("first start of machack play (the cold start also builds the compiled engine: "
+             "1-3 minutes) ...")  # fmt: skip
+        for line in first_start_lines():
+            echo(line)
+
+
+@dataclass
+class FirstStart:
+    prompt_s: float  # from the command to its first prompt
+    engine_ready_s: float | None  # until the compiled engine was in the cache (cold start)
+
+
+def time_first_start(cache: Path, wait_for_engine: bool) -> FirstStart:
+    """Start ``machack play`` with its caches in ``cache`` and time its first prompt;
+    with ``wait_for_engine``, also the background build of the compiled engine."""
+    env = dict(os.environ, XDG_CACHE_HOME=str(cache), NUMBA_CACHE_DIR=str(cache / "numba"))
+    t0 = time.perf_counter()
+    play = subprocess.Popen(
+        [sys.executable, "-m", "machack", "play"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
+    assert play.stdout is not None and play.stdin is not None
+    seen = b""
+    while not seen.endswith(b"*"):
+        chunk = play.stdout.read1(4096)
+        if not chunk:
+            raise RuntimeError(f"machack play ended before its prompt: {seen[-200:]!r}")
+        seen += chunk
+    prompt = time.perf_counter() - t0
+    ready: float | None = None
+    if wait_for_engine:
+        while not list((cache / "numba").glob(f"*/*/{jit.READY_MARK}")):
+            time.sleep(0.2)
+        ready = time.perf_counter() - t0
+    play.stdin.close()
+    play.wait(timeout=60)
+    return FirstStart(prompt, ready)
+
+
+def first_start_lines() -> list[str]:
+    """The first-start figures, cold then warm, as printed lines."""
+    with tempfile.TemporaryDirectory(prefix="machack-bench-") as tmp:
+        cold = time_first_start(Path(tmp), wait_for_engine=jit.ENABLED)
+        warm = time_first_start(Path(tmp), wait_for_engine=False)
+    built = (f"; compiled engine built in the background in {cold.engine_ready_s:.1f} s"
+             if cold.engine_ready_s is not None else "")  # fmt: skip
+    return [
+        f"{'first prompt, empty caches':<36} {cold.prompt_s:>7.2f} s{built}",
+        f"{'first prompt, warm caches':<36} {warm.prompt_s:>7.2f} s",
+    ]

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import click
 
-from .session import ProgramHung, Reply, Session, SessionError
+from pdp6.autoengine import AutoEngine
+from pdp6.runner import StopFlag
+
+from .session import ProgramHung, Reply, Session, SessionError, parse_reply
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 # Work a person asked for (a deep search, perft 6) may take long: budgets for the host
@@ -25,11 +29,30 @@ def _fen_arg(fen: str) -> str:
     return START if fen.strip().lower() in ("startpos", "start", "new") else fen.strip()
 
 
-def _session(**kwargs: object) -> Session:
+class _Say:
+    """Where the host's one-line notes go: standard error, or, once the game runs on a
+    terminal, the teletype host, which puts them between the program's lines."""
+
+    def __init__(self) -> None:
+        self.to: Callable[[str], None] = lambda text: click.echo(text, err=True)
+
+    def __call__(self, text: str) -> None:
+        self.to(text)
+
+
+def _session(say: Callable[[str], None] | None = None, **kwargs: object) -> Session:
+    """The program booted on the engine pdp6.autoengine picks: on a fresh machine the
+    python engine at once, and the compiled engine as soon as its background build is
+    done (the session moves between slices of a run).  ``say`` shows the one-line notes
+    (standard error by default)."""
+    auto = AutoEngine(say=say or _Say())
+    click.get_current_context().call_on_close(auto.note_unfinished)
     try:
-        return Session(**kwargs)  # type: ignore[arg-type]
+        session = Session(engine=auto.engine, **kwargs)  # type: ignore[arg-type]
     except SessionError as exc:
         raise click.ClickException(f"the program did not start: {exc}") from exc
+    session.on_slice = lambda: auto.poll(session.machine)
+    return session
 
 
 def _is_machine_move(line: str) -> bool:
@@ -54,20 +77,17 @@ class Printer:
             time.sleep(1.0 / self.cps)
 
 
-def _send_interruptible(session: Session, line: str) -> Reply:
-    """Send a line; Ctrl-C while the machine thinks types BELL (it answers QUIT)."""
+def _send_interruptible(session: Session, line: str, stop: StopFlag) -> Reply:
+    """Send a line; Ctrl-C while the machine thinks types BELL (it answers QUIT).
+
+    Ctrl-C only raises a flag, which the session looks at between slices of the run
+    (``on_slice``): an interrupt never lands in the middle of an instruction.
+    """
     m = session.machine
     t0, w0 = m.elapsed_us, time.perf_counter()
     session.type(line.encode("latin-1", "replace") + b"\r")
-    raw = ""
-    while True:
-        try:
-            raw += session.run_until_idle(**LONG)  # type: ignore[arg-type]
-            break
-        except KeyboardInterrupt:
-            session.type(b"\x07")
-    from .session import parse_reply
-
+    with stop.catching_signals():
+        raw = session.run_until_idle(**LONG)  # type: ignore[arg-type]
     reply = parse_reply(raw)
     reply.emulated_us = m.elapsed_us - t0
     reply.wall_s = time.perf_counter() - w0
@@ -85,7 +105,7 @@ def main() -> None:
       machack play --colour white --depth 3 --baud 110
       machack perft startpos 4
       machack move "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
-      machack replay ../shared/games/1967/DESCRIPTIVE.txt
+      machack replay --1967              the four 1967 games, checked move by move
       machack bench
     """
 
@@ -110,32 +130,59 @@ def play(colour: str, depth: int, baud: str | None, display: bool, fen: str | No
     """Play a game at the teletype.
 
     Type moves in descriptive notation as in the 1967 scores (P-K4, N-KB3, NXP, O-O,
-    P-R8=Q, R/K2-Q2) or in coordinates (E2E4), and the program's commands (BD, PG,
+    P-R8=Q, R/K2-Q2) or in coordinates (E2E4), and the program's commands (BOARD, PG,
     MOVES, SCORE, DRAW?, U, RESIGN, HELP in docs/teletype.md).  After each machine
     move the emulated PDP-6 time and the wall time are shown.  Ctrl-C while the
-    machine thinks types BELL: it stops and answers QUIT.  Ctrl-D ends the session.
+    machine thinks types BELL: it stops, answers QUIT and stops playing (type PB or
+    PW to let it play again).  Ctrl-D ends the session.
+
+    On a fresh machine the game starts at once on the python engine while the
+    compiled engine is built in the background; it moves to it when it is ready.
     """
-    if sys.stdin.isatty() and sys.stdout.isatty():
-        _play_terminal(colour, depth, baud, display, fen)
-        return
-    printer = Printer(10.0 if baud else None)
-    session = _session(baud=int(baud) if baud else None)
-    for text in session.banner.split("\n"):
-        if text and text != "*":
-            printer.line(text)
-    if display:
-        printer.line("(the Type 340 display is not connected yet; playing on the teletype)")
-    session.command(f"DEPTH {depth}")
-    if fen:
-        reply = session.send(f"SETUP {_fen_arg(fen)}")
+    say = _Say()
+    session = _session(say=say, baud=int(baud) if baud else None)
+    banner = [text for text in session.banner.split("\n") if text and text != "*"]
+    settings = [f"DEPTH {depth}"] + ([f"SETUP {_fen_arg(fen)}"] if fen else [])
+    for line in settings:  # typed by the host, not shown as if the player had
+        reply = session.send(line)
         if not reply.accepted:
-            raise click.ClickException("the program refused that FEN")
+            raise click.ClickException(f"the program refused {line!r}: {reply.text}")
+    you = {"white": "you play Black", "black": "you play White", "both": "it plays itself",
+           "none": "you play both sides"}[colour]  # fmt: skip
+    host_note = (f"[machine plays {colour}, {you}; depth {depth}; "
+                 "Ctrl-C stops it thinking, Ctrl-D ends the game]")  # fmt: skip
+    display_note = "[the Type 340 display is not connected yet; playing on the teletype]"
+    notes = [host_note] + ([display_note] if display else [])
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        _play_terminal(session, say, colour, baud, banner + notes)
+    else:
+        _play_lines(session, colour, baud, banner + notes)
+
+
+def _play_lines(session: Session, colour: str, baud: str | None, header: list[str]) -> None:
+    """The game over standard input and output (a pipe or a file): a line at a time."""
+    printer = Printer(10.0 if baud else None)
+    for text in header:
+        printer.line(text)
+    stop = StopFlag()
+    poll = session.on_slice
+
+    def between_slices() -> None:
+        if poll is not None:
+            poll()
+        if stop.raised:  # Ctrl-C: BELL to the program, which stops thinking
+            stop.clear()
+            session.type(b"\x07")
+
+    session.on_slice = between_slices
     machine_plays_both = colour == "both"
     first = "PN" if machine_plays_both else MODES[colour]
-    _show(printer, _send_interruptible(session, first))
+    opening = _send_interruptible(session, first, stop)  # the host's command: only
+    opening.lines = opening.after_ack  # what the machine does after it is shown
+    _show(printer, opening)
     while True:
         if machine_plays_both:
-            reply = _send_interruptible(session, "GO")
+            reply = _send_interruptible(session, "GO", stop)
             _show(printer, reply)
             moved = any(_is_machine_move(x) for x in reply.after_ack)
             if not moved or any(_is_result(x) for x in reply.lines):
@@ -147,47 +194,37 @@ def play(colour: str, depth: int, baud: str | None, display: bool, fen: str | No
             click.echo()
             return
         try:
-            reply = _send_interruptible(session, line)
+            reply = _send_interruptible(session, line, stop)
         except ProgramHung as exc:
             raise click.ClickException(str(exc)) from exc
         _show(printer, reply)
 
 
 def _play_terminal(
-    colour: str, depth: int, baud: str | None, display: bool, fen: str | None
+    session: Session, say: _Say, colour: str, baud: str | None, header: list[str]
 ) -> None:
     """The interactive game: the keyboard goes to the program a key at a time through
     the shared terminal host (pdp6/terminal.py), the program echoes and answers, and
     the host adds the PDP-6 and wall time to each of the machine's move lines."""
-    from pdp6 import Machine
-    from pdp6.devices.teletype import Teletype
-    from pdp6.runner import Runner, StopFlag
+    from pdp6.runner import Runner
 
-    from .build import build
-
-    image = build()
-    machine = Machine()
+    machine = session.machine
     host = _PlayHost(machine, pace_cps=10.0 if baud else None)
-    tty = Teletype(host, baud=int(baud) if baud else None)
-    machine.attach(tty)
-    for address, word in image.words.items():
-        machine.memory[address] = word
-    machine.pc = image.start
-    wait_loop = range(image.symbol("TYI1"), image.symbol("IDLE") + 1)  # waiting for a key
-    if display:
-        click.echo("(the Type 340 display is not connected yet; playing on the teletype)")
-    setup = [f"DEPTH {depth}"] + ([f"SETUP {_fen_arg(fen)}"] if fen else [])
-    setup.append("PS" if colour == "both" else MODES[colour])
-    # typed as they are (a FEN needs its lower case; the host upper-cases the keyboard)
-    host.keys.extend("".join(f"{line}\r" for line in setup).encode("ascii", "replace"))
-    click.echo("(Ctrl-C stops the machine thinking; at the * prompt it ends the game)")
-    runner = Runner(machine, tty, stop=StopFlag())
+    for text in header:
+        click.echo(text)
+    session.tty.host = host  # from now on the teletype is this terminal
+    say.to = host.note
+    machine.breakpoints.discard(session.idle_pc)
+    host.keys.extend(b"PS\r" if colour == "both" else f"{MODES[colour]}\r".encode())
+    host.muted = 2  # the host's own command: its echo and `_` are not shown
+    wait_loop = range(session.image.symbol("TYI1"), session.idle_pc + 1)  # waiting for a key
+    runner = Runner(machine, session.tty, stop=StopFlag(), between=session.on_slice)
     with host.raw():
         while True:
             outcome = runner.run()
             if outcome.reason != "interrupted" or host.hung_up:
                 break
-            waiting = machine.pc in wait_loop and not host.keys and not tty.input_flag
+            waiting = machine.pc in wait_loop and not host.keys and not session.tty.input_flag
             if waiting:
                 break
             host.keys.append(0o007)  # BELL: stop thinking
@@ -212,6 +249,7 @@ class _PlayHost:
                 self.mark_us = 0.0
                 self.mark_wall = time.perf_counter()
                 self.hung_up = False
+                self.muted = 0  # lines still to swallow (the host's own command)
 
             def received(self, data: bytes) -> None:
                 if not data:
@@ -230,6 +268,9 @@ class _PlayHost:
 
             def print_char(self, code: int) -> None:
                 c = code & 0o177
+                if self.muted:
+                    self.muted -= c == 0o12
+                    return
                 if c == 0o15:
                     line = self.current.decode("ascii", "replace")
                     if _is_machine_move(line):
@@ -308,18 +349,29 @@ def move(fen: str, depth: int) -> None:
 
 
 @main.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--1967", "games_1967", is_flag=True,
+              help="Replay the four 1967 tournament games as the paper prints them (shipped "
+              "with the program).")  # fmt: skip
 @click.option("-v", "--verbose", is_flag=True, help="Print every move and the FEN after it.")
-def replay(files: tuple[Path, ...], verbose: bool) -> None:
+def replay(files: tuple[Path, ...], games_1967: bool, verbose: bool) -> None:
     """Type recorded games into the program and check every position.
 
-    Reads PGN files (moves typed in coordinates) and the format of the 1967 games'
-    DESCRIPTIVE.txt (the descriptive notation typed exactly as printed, checked against
-    the PGN of the same name).  Exit status 0 only if every game replays cleanly.
-    """
-    from .replay import replay_files
+    Reads PGN files (moves typed in coordinates) and the descriptive format of the 1967
+    games (the notation typed exactly as printed, checked against the PGN of the same
+    name beside it).  Exit status 0 only if every game replays cleanly.
 
-    results = replay_files(list(files), log=click.echo if verbose else None)
+    \b
+    Examples:
+      machack replay --1967
+      machack replay mygames.pgn
+    """
+    from .replay import GAMES_1967, replay_files
+
+    paths = list(files) + ([GAMES_1967 / "descriptive.txt"] if games_1967 else [])
+    if not paths:
+        raise click.UsageError("name a PGN or descriptive file, or give --1967")
+    results = replay_files(paths, log=click.echo if verbose else None, boot=_session)
     for result in results:
         click.echo(result.summary())
     bad = [r for r in results if not r.ok]
@@ -330,11 +382,19 @@ def replay(files: tuple[Path, ...], verbose: bool) -> None:
 @main.command()
 @click.option("--positions", type=click.IntRange(0, 5), default=3, show_default=True,
               help="How many positions to time at depth 4.")  # fmt: skip
-def bench(positions: int) -> None:
-    """Perft speed, emulated move-generation time, time per move at depth 4."""
+@click.option("--first-start/--no-first-start", default=True, show_default=True,
+              help="Time machack play's first prompt with empty caches and warm ones "
+              "(the empty-cache run waits for the compiled engine's build).")  # fmt: skip
+def bench(positions: int, first_start: bool) -> None:
+    """Perft speed, emulated move-generation time, time per move at depth 4, and the
+    time to the first prompt on a fresh machine and a warm one."""
     from . import bench as benchmod
 
-    benchmod.run(click.echo, positions)
+    auto = AutoEngine(say=_Say())
+    if auto.pending:
+        click.echo("waiting for the compiled engine's first build (1-3 minutes) ...", err=True)
+        auto.wait()
+    benchmod.run(click.echo, positions, first_start)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,9 +8,10 @@ At the end, a record that finishes in mate must have had the mate announced
 repetition is complete) must not have had any result claimed.
 
 Files: PGN (any number of games; moves are typed in coordinates) and the format of
-``shared/games/1967/DESCRIPTIVE.txt`` (games separated by a line of ``=``; a header of
-``Key: value`` lines; then ``n WHITE [time] BLACK`` lines).  For a descriptive game the
-referee's moves come from the PGN file of the same name beside it (``<name>.pgn``).
+``games/1967/descriptive.txt``, shipped with the package (games separated by a line of
+``=``; a header of ``Key: value`` lines; then ``n WHITE [time] BLACK`` lines).  For a
+descriptive game the referee's moves come from the PGN file of the same name beside it
+(``<name>.pgn``).
 
 When the printed notation is genuinely ambiguous (the program answers ``AMBIGUOUS``, as
 the 1967 print is for 9...N-Q2 of game 1 and 8.QXB of game 4), the replay does what the
@@ -30,6 +31,8 @@ import chess.pgn
 
 from .session import Session, SessionError
 
+GAMES_1967 = Path(__file__).resolve().parent / "games" / "1967"
+"""The four 1967 tournament games, shipped with the package (``machack replay --1967``)."""
 RESULT_WORDS = ("CHECKMATE", "STALEMATE", "DRAW BY", "RESIGNS")
 _TIME = re.compile(r"^(BOOK|[0-9?.]+)$")
 
@@ -87,7 +90,7 @@ def read_pgn(path: Path) -> list[RecordedGame]:
 
 
 def descriptive_moves(block: str) -> tuple[str, dict[str, str], list[str]]:
-    """(name, header, printed moves) of one game of the DESCRIPTIVE.txt format."""
+    """(name, header, printed moves) of one game of the descriptive.txt format."""
     lines = [ln.rstrip() for ln in block.strip().splitlines()]
     name = lines[0].strip() if lines else "game"
     header: dict[str, str] = {}
@@ -109,7 +112,7 @@ def descriptive_moves(block: str) -> tuple[str, dict[str, str], list[str]]:
 
 
 def read_descriptive(path: Path) -> list[RecordedGame]:
-    """Every game of a DESCRIPTIVE.txt-style file, paired with ``<name>.pgn`` beside it."""
+    """Every game of a descriptive.txt-style file, paired with ``<name>.pgn`` beside it."""
     text = path.read_text(encoding="utf-8", errors="replace")
     blocks = re.split(r"^={20,}\s*$", text, flags=re.MULTILINE)[1:]
     games = []
@@ -187,10 +190,14 @@ def replay_game(
 
 
 def replay_files(
-    paths: list[Path], log: Callable[[str], None] | None = None, session: Session | None = None
+    paths: list[Path],
+    log: Callable[[str], None] | None = None,
+    session: Session | None = None,
+    boot: Callable[[], Session] = Session,
 ) -> list[ReplayResult]:
-    """Replay every game of every file in one booted program."""
-    session = session or Session()
+    """Replay every game of every file in one booted program (``boot`` makes a new one
+    when a game leaves it hung)."""
+    session = session or boot()
     results = []
     for path in paths:
         try:
@@ -203,5 +210,5 @@ def replay_files(
                 results.append(replay_game(session, game, log))
             except SessionError as exc:
                 results.append(ReplayResult(game.name, ok=False, problems=[str(exc)]))
-                session = Session()
+                session = boot()
     return results

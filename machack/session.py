@@ -14,6 +14,7 @@ Protocol (``docs/teletype.md``): the program echoes the typed line, prints its r
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pdp6 import Machine
@@ -26,7 +27,9 @@ PROMPT = "*"
 ACK = "_"
 DEFAULT_BUDGET = 4_000_000_000  # PDP-6 instructions per exchange
 DEFAULT_EMULATED_S = 3.0e5  # emulated seconds per exchange (a long think at depth 6)
-SLICE = 30_000_000  # instructions per call of the compiled loop (Ctrl-C is seen between)
+# Instructions per call of the loop: about a third of a second on each engine, so that
+# between calls the host sees Ctrl-C and can move to the compiled engine (on_slice).
+SLICE = {"compiled": 30_000_000, "python": 400_000, "interpreter": 150_000}
 
 
 class SessionError(RuntimeError):
@@ -116,6 +119,7 @@ class Session:
         self.machine.pc = self.image.start
         self.idle_pc = self.image.symbol("IDLE")
         self.machine.breakpoints.add(self.idle_pc)
+        self.on_slice: Callable[[], None] | None = None  # called between slices of a run
         self.banner = self.run_until_idle()
 
     # --- low level -------------------------------------------------------------------
@@ -149,13 +153,15 @@ class Session:
                     f"no reply within {budget} instructions / {limit_s} emulated s "
                     f"(pc {m.pc:06o}); printed so far: {self.host.output[-300:]!r}"
                 )
-            stop = m.run(max_instructions=min(left, SLICE), until_us=deadline_us)
+            stop = m.run(max_instructions=min(left, SLICE[m.engine]), until_us=deadline_us)
             if stop.reason == "halt":
                 raise ProgramHalted(
                     f"the program halted at {stop.pc:06o}; printed: {self.host.output[-300:]!r}"
                 )
             if stop.reason == "breakpoint" and self._idle():
                 return self.host.take_output()
+            if self.on_slice is not None:
+                self.on_slice()
 
     def run_for(self, instructions: int) -> str:
         """Run a fixed number of instructions (or until idle); return the output."""

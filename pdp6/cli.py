@@ -125,6 +125,10 @@ def machine_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _debugger(host: Any, baud: str, engine: str | None, grace_s: float = 2.0) -> Any:
+    """The machine with its devices, on the engine asked for, or else on the compiled
+    engine when it is built and on the python engine while it is being built (see
+    pdp6.autoengine): the machine moves to the compiled engine between chunks."""
+    from .autoengine import AutoEngine
     from .debugger import Debugger
     from .machine import Machine
 
@@ -132,7 +136,11 @@ def _debugger(host: Any, baud: str, engine: str | None, grace_s: float = 2.0) ->
         raise click.UsageError(
             f"the {engine} engine is not available here (numba missing or PDP6_NOJIT set)"
         )
-    return Debugger(Machine(engine=engine), host, baud=_baud(baud), grace_us=grace_s * 1e6)
+    auto = AutoEngine(engine, say=host.note)
+    dbg = Debugger(Machine(engine=auto.engine), host, baud=_baud(baud), grace_us=grace_s * 1e6)
+    dbg.between_chunks = lambda: auto.poll(dbg.m)
+    click.get_current_context().call_on_close(auto.note_unfinished)
+    return dbg
 
 
 def _pace_cps(pace: bool, baud: str) -> float | None:

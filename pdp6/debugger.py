@@ -13,7 +13,7 @@ with a message fit to show as it is.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -134,6 +134,7 @@ class Debugger:
     baud: int | None = 110
     grace_us: float = 2_000_000.0
     stop_flag: StopFlag = field(default_factory=StopFlag)
+    between_chunks: Callable[[], None] | None = None  # see pdp6.runner.Runner's between
 
     def __post_init__(self) -> None:
         self.tty = self.m.attach(Teletype(self.host, baud=self.baud))
@@ -366,7 +367,8 @@ class Debugger:
         """Run from the PC until something stops it (see :class:`pdp6.runner.Runner`)."""
         self._sync_breaks(extra)
         hook = _WatchHook(self) if self.watches else None
-        runner = Runner(self.m, self.tty, stop=self.stop_flag, grace_us=self.grace_us, hook=hook)
+        runner = Runner(self.m, self.tty, stop=self.stop_flag, grace_us=self.grace_us, hook=hook,
+                        between=self.between_chunks)  # fmt: skip
         try:
             outcome = runner.run(until_us=until_us)
         finally:

@@ -19,13 +19,27 @@ from typing import Any
 
 import numpy as np
 
-from . import timing
+from . import jit, timing
 from .cpu import engines, optable
 from .cpu import state as S
 from .iobus import NEVER, Device, IOBus
 from .memory import ADDRESS_SPACE, Memory
 
 CHUNK = 2_000_000  # instructions per call of the loop when running without a limit
+_compiled_ran = False
+
+
+def _first_compiled_run(run: Any, *args: Any) -> int:
+    """The process's first call of the compiled loop, which compiles it or loads it from
+    numba's cache: under the build lock (a compile already going on elsewhere is waited
+    for and then loaded, not done twice), and afterwards the cache is marked ready for
+    the next start (:func:`pdp6.jit.compiled_ready`)."""
+    global _compiled_ran
+    with jit.build_lock():
+        code = int(run(*args))
+    _compiled_ran = True
+    jit.mark_compiled_ready()
+    return code
 
 
 @dataclass(frozen=True)
@@ -152,30 +166,20 @@ class Machine:
     def __init__(self, core_words: int = ADDRESS_SPACE, engine: str | None = None) -> None:
         if not 16 < core_words <= ADDRESS_SPACE:
             raise ValueError(f"core size must be 17..{ADDRESS_SPACE} words, not {core_words}")
-        self.engine = engine or engines.ENGINES[0]
-        self._run = engines.make_runner(self.engine)
-        python = self.engine != "compiled"
-        optab = optable.build()
-        if python:
-            self._mem: Any = [0] * ADDRESS_SPACE
-            self._st: Any = [0] * S.SIZE
-            self._io: Any = [0] * 384
-            self._ioq: Any = [0] * (3 * S.IOQ_MAX)
-            self._optab: Any = [int(x) for x in optab]
-            self._bp: Any = bytearray(ADDRESS_SPACE)
-        else:
-            self._mem = np.zeros(ADDRESS_SPACE, dtype=np.int64)
-            self._st = np.zeros(S.SIZE, dtype=np.int64)
-            self._io = np.zeros(384, dtype=np.int64)
-            self._ioq = np.zeros(3 * S.IOQ_MAX, dtype=np.int64)
-            self._optab = optab
-            self._bp = np.zeros(ADDRESS_SPACE, dtype=np.uint8)
-        self._deadline = NEVER
-        self._synced_breakpoints: set[int] = set()
+        self.engine = ""
+        self._mem: Any = np.zeros(ADDRESS_SPACE, dtype=np.int64)
+        self._st: Any = np.zeros(S.SIZE, dtype=np.int64)
+        self._io: Any = np.zeros(384, dtype=np.int64)
+        self._ioq: Any = np.zeros(3 * S.IOQ_MAX, dtype=np.int64)
+        self._optab: Any = optable.build()
+        self._bp: Any = np.zeros(ADDRESS_SPACE, dtype=np.uint8)
         self.memory = Memory(self._mem, core_words)
-        self.breakpoints: set[int] = set()
         self.apr = APR(self._st)
         self.pi = PI(self._st)
+        self.switch_engine(engine or engines.ENGINES[0])
+        self._deadline = NEVER
+        self._synced_breakpoints: set[int] = set()
+        self.breakpoints: set[int] = set()
         self.bus = IOBus(self)
         st = self._st
         st[S.MEMSIZE] = core_words
@@ -234,6 +238,31 @@ class Machine:
     def core_words(self) -> int:
         return int(self._st[S.MEMSIZE])
 
+    def switch_engine(self, engine: str) -> None:
+        """Run on another engine from now on, the machine's state kept to the bit.
+
+        Between runs only.  The compiled engine works on numpy arrays; the plain-Python
+        engines on lists, whose elements are Python ints and several times faster to
+        index there.  An interactive session starts on the python engine while the
+        compiled one is being built, and moves to it when it is ready
+        (:mod:`pdp6.autoengine`).
+        """
+        runner = engines.make_runner(engine)  # refuses an engine this process lacks
+        if engine == "compiled":
+            arrays = [np.asarray(a, dtype=np.int64) for a in
+                      (self._mem, self._st, self._io, self._ioq, self._optab)]  # fmt: skip
+            bp: Any = np.asarray(self._bp, dtype=np.uint8)
+        else:
+            arrays = [np.asarray(a, dtype=np.int64).tolist() for a in
+                      (self._mem, self._st, self._io, self._ioq, self._optab)]  # fmt: skip
+            bp = bytearray(np.asarray(self._bp, dtype=np.uint8).tobytes())
+        self._mem, self._st, self._io, self._ioq, self._optab = arrays
+        self._bp = bp
+        self.memory._words = self._mem
+        self.apr._st = self.pi._st = self._st
+        self._run = runner
+        self.engine = engine
+
     # --- devices --------------------------------------------------------------------
     def attach(self, device: Device) -> Device:
         """Put a device on the I/O bus (see :class:`pdp6.iobus.Device`)."""
@@ -284,7 +313,11 @@ class Machine:
                         return Stop("limit", self.pc, done)
                 else:
                     budget = CHUNK
-                code = self._run(self._mem, st, self._io, self._ioq, self._optab, self._bp, budget)
+                args = (self._mem, st, self._io, self._ioq, self._optab, self._bp, budget)
+                if _compiled_ran or self.engine != "compiled":
+                    code = self._run(*args)
+                else:
+                    code = _first_compiled_run(self._run, *args)
                 self._drain_io()
                 if code == S.REASON_HALT:
                     return Stop("halt", self.pc, int(st[S.COUNT]) - start)

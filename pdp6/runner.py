@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -100,7 +100,8 @@ class Runner:
     """Runs ``machine`` (with ``teletype`` if it has one) as described in the module doc.
 
     ``grace_us`` is the quiet time after the end of input before a waiting program is
-    stopped; ``hook`` switches to single-stepping.
+    stopped; ``hook`` switches to single-stepping; ``between`` is called before each
+    chunk.
     """
 
     def __init__(
@@ -111,12 +112,14 @@ class Runner:
         stop: StopFlag | None = None,
         grace_us: float = 2_000_000.0,
         hook: StepHook | None = None,
+        between: Callable[[], None] | None = None,
     ) -> None:
         self.m = machine
         self.tty = teletype
         self.stop = stop or StopFlag()
         self.grace_us = grace_us
         self.hook = hook
+        self.between = between  # called between chunks (AutoEngine.poll, for one)
         self._first = True  # at the first instruction of a run (breakpoints do not stop it)
 
     # --- the teletype, seen from outside ---------------------------------------------
@@ -160,6 +163,8 @@ class Runner:
         self._first = True
         with self.stop.catching_signals():
             while True:
+                if self.between is not None:
+                    self.between()
                 done = m.instructions - start
                 if self.stop.raised or self._host_stop():
                     self._clear_host_stop()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 import select
+import sys
 import termios
 import time
 import tty
@@ -70,6 +71,7 @@ class StreamHost(TeletypeHost):
         self._held_cr = False
         self._next_poll = 0.0
         self.line_open = False  # something was printed since the last newline
+        self._notes: list[str] = []
 
     # --- keyboard --------------------------------------------------------------------
     def type(self, text: str | bytes) -> None:
@@ -148,6 +150,23 @@ class StreamHost(TeletypeHost):
         self.output.write(data)
         self.output.flush()
         self.line_open = data[-1:] not in (b"\n", b"")
+        if self._notes and not self.line_open:
+            notes, self._notes = self._notes, []
+            for text in notes:
+                self.note(text)
+
+    def note(self, text: str) -> None:
+        """A line from the host, not the program.  From a pipe it goes to standard error
+        at once (standard output is the program's); on a terminal it waits for the end
+        of the line the program is printing, so neither breaks the other."""
+        if self.text:
+            sys.stderr.write(text + "\n")
+            sys.stderr.flush()
+        elif self.line_open:
+            self._notes.append(text)
+        else:
+            self.output.write(text.encode("ascii", "replace") + b"\r\n")
+            self.output.flush()
 
     def finish_output(self) -> None:
         """Write a carriage return still held back (a CR at the very end of output)."""

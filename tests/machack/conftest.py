@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from machack.replay import GAMES_1967
 from machack.session import Session
 
-SHARED = Path("/work/shared")
-if not SHARED.exists():  # a checkout next to the shared data
-    SHARED = Path(__file__).resolve().parents[3] / "shared"
-PERFT_JSON = SHARED / "chess" / "perft.json"
-GAMES_DIR = SHARED / "games" / "1967"
+DATA = Path(__file__).resolve().parents[1] / "data"
+PERFT_JSON = DATA / "perft.json"
+WAC_EPD = DATA / "wac.epd"
+GAMES_DIR = GAMES_1967
 
 
 @pytest.fixture(scope="module")

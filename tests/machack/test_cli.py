@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
 from click.testing import CliRunner
 
 from machack.cli import main
+from pdp6 import jit
 
 from .conftest import GAMES_DIR
 
@@ -25,6 +32,29 @@ def test_replay_exit_status() -> None:
     result = CliRunner().invoke(main, ["replay", str(GAMES_DIR / "game3_first_win.pgn")])
     assert result.exit_code == 0
     assert "1 of 1 games replayed cleanly" in result.output
+
+
+def test_replay_1967_needs_nothing_beside_the_package() -> None:
+    result = CliRunner().invoke(main, ["replay", "--1967"])
+    assert result.exit_code == 0, result.output
+    assert "4 of 4 games replayed cleanly" in result.output
+
+
+def test_replay_without_games_is_a_usage_error() -> None:
+    result = CliRunner().invoke(main, ["replay"])
+    assert result.exit_code == 2
+    assert "--1967" in result.output
+
+
+def test_play_does_not_show_the_hosts_set_up_as_typed() -> None:
+    result = CliRunner().invoke(main, ["play", "--depth", "1"], input="P-K4\nU\n")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0] == "MAC HACK VI"
+    assert lines[1].startswith("[machine plays black, you play White; depth 1")
+    assert "DEPTH" not in result.output and "PB" not in result.output.split("P-K4")[0]
+    assert lines[2].startswith("*_")  # the prompt and P-K4's `_`: nothing in between
+    assert "MACHINE STOPPED PLAYING: TYPE PB TO RESUME" in result.output
 
 
 def test_play_reads_lines() -> None:
@@ -69,7 +99,7 @@ def test_play_on_a_terminal() -> None:
         assert text in out, out.decode("ascii", "replace")
 
     try:
-        until(b"*PB\r\n_\r\n*")
+        until(b"Ctrl-D ends the game]\r\n*")  # the host's PB and DEPTH are not shown
         os.write(fd, b"p-k4\r")
         until(b"1. ... ")
         until(b"wall")
@@ -79,7 +109,7 @@ def test_play_on_a_terminal() -> None:
         until(b"GO\r\n_\r\n")
         time.sleep(1.0)
         os.write(fd, b"\x03")
-        until(b"QUIT\r\n*")
+        until(b"QUIT\r\nMACHINE STOPPED PLAYING: TYPE PB TO RESUME\r\n*")
         os.write(fd, b"\x03")
         end = time.monotonic() + 30
         done, status = 0, 0
@@ -89,9 +119,55 @@ def test_play_on_a_terminal() -> None:
         assert done, "Ctrl-C at the prompt did not end the game"
         assert os.waitstatus_to_exitcode(status) == 0
         assert b"*P-K4\r\n_\r\n" in out  # the program's echo, upper case
+        assert b"PB" not in out.split(b"P-K4")[0]  # the host's set-up was not echoed
     finally:
         try:
             os.kill(pid, 9)
             os.waitpid(pid, 0)
         except (ProcessLookupError, ChildProcessError):
             pass
+
+
+@pytest.mark.skipif(not jit.ENABLED, reason="numba not installed or PDP6_NOJIT set")
+@pytest.mark.slow
+def test_machack_play_on_a_cold_cache_switches_to_the_compiled_engine(tmp_path: Path) -> None:
+    """The real thing: an empty numba cache, `machack play` on a terminal.  The first
+    prompt comes while the compiled engine is still being built; the game goes on on the
+    python engine; when the build is done the session says so and moves to it."""
+    import pexpect
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"), PYTHONUNBUFFERED="1")
+    child = pexpect.spawn(sys.executable, ["-m", "machack", "play", "--depth", "2"],
+                          env=env, timeout=60, encoding="ascii")  # fmt: skip
+    try:
+        started = time.monotonic()
+        child.expect_exact("Ctrl-D ends the game]")
+        child.expect_exact("*")
+        first_prompt = time.monotonic() - started
+        assert not list((tmp_path / "numba").glob(f"*/{jit.READY_MARK}"))  # still building
+        child.send("P-K4\r")
+        child.expect(r"1\. \.\.\. \S+")
+        assert "compiled engine is ready" not in child.before  # the build is still going on
+        child.expect_exact("[the compiled engine is ready after", timeout=600)
+        child.send("N-KB3\r")
+        child.expect(r"2\. \.\.\. \S+", timeout=60)
+        child.sendcontrol("c")
+        child.expect(pexpect.EOF, timeout=30)
+    finally:
+        child.close(force=True)
+    ready = list((tmp_path / "numba").glob(f"*/{jit.READY_MARK}"))
+    assert ready, "the background build did not mark the cache ready"
+    print(f"first prompt after {first_prompt:.1f} s on a cold cache")
+
+
+@pytest.mark.slow
+def test_bench_times_the_first_start_cold_and_warm(tmp_path: Path) -> None:
+    """The benchmark's first-start figures: on empty caches the prompt comes before the
+    compiled engine is built; on warm caches it comes too."""
+    from machack.bench import time_first_start
+
+    cold = time_first_start(tmp_path, wait_for_engine=jit.ENABLED)
+    warm = time_first_start(tmp_path, wait_for_engine=False)
+    assert cold.prompt_s > 0 and warm.prompt_s > 0
+    if jit.ENABLED:
+        assert cold.engine_ready_s is not None and cold.engine_ready_s > cold.prompt_s

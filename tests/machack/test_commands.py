@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import chess
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from machack.session import Session
 
@@ -26,13 +28,67 @@ def test_new_and_fen(session: Session) -> None:
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3",
         "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1",  # the e.p. capture is illegal: no e.p. square
-        "4k3/8/8/8/8/8/8/4K2R w KQkq - 5 40",  # rights the board does not allow are dropped
+        "4k3/8/8/8/8/8/8/4K2R w K - 5 40",
         "4k3/8/8/8/8/8/8/4K3 b - - 99 120",
     ],
 )
 def test_setup_fen_round_trip(session: Session, fen: str) -> None:
     session.setup(fen)
     assert session.fen() == chess.Board(fen).fen()
+
+
+# Positions whose placement is sound, to which random castling and e.p. fields are given.
+CASTLING_BASES = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w",
+    "4k3/8/8/8/8/8/8/4K2R w",
+    "r3k3/8/8/8/8/8/8/1R2K3 b",
+    "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w",
+    "rnbqkbnr/pppp1ppp/8/8/3Pp3/8/PPP1PPPP/RNBQKBNR b",
+    "8/8/8/8/k2Pp2Q/8/8/3K4 b",
+    "4k3/8/8/2pP4/8/8/8/4K3 w",
+]
+EP_SQUARES = ["-"] + [f + r for f in "abcdefgh" for r in "36"]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    base=st.sampled_from(CASTLING_BASES),
+    rights=st.lists(st.sampled_from("KQkq"), unique=True).map(
+        lambda xs: "".join(c for c in "KQkq" if c in xs) or "-"
+    ),
+    ep=st.sampled_from(EP_SQUARES),
+)
+def test_setup_castling_and_en_passant_fields(
+    session: Session, base: str, rights: str, ep: str
+) -> None:
+    """SETUP refuses a castling right whose king or rook is not at home and what
+    python-chess's Board.status() calls an invalid e.p. square (docs/teletype.md: BAD
+    FEN), leaving the position as it was, and takes everything else, keeping an e.p.
+    square only where the capture is legal (as python-chess writes FEN)."""
+    fen = f"{base} {rights} {ep} 0 1"
+    board = chess.Board(fen)
+    status = board.status()
+    castling_flags = chess.STATUS_BAD_CASTLING_RIGHTS | chess.STATUS_INVALID_EP_SQUARE
+    assert not status & ~castling_flags  # the base positions are sound
+    homes = {"K": ("e1", "h1", "K", "R"), "Q": ("e1", "a1", "K", "R"),
+             "k": ("e8", "h8", "k", "r"), "q": ("e8", "a8", "k", "r")}  # fmt: skip
+    bad_right = any(
+        str(board.piece_at(chess.parse_square(king))) != k
+        or str(board.piece_at(chess.parse_square(rook))) != r
+        for king, rook, k, r in (homes[c] for c in rights.strip("-"))
+    )
+    # python-chess drops a right with no rook at all on the rank instead of calling it bad
+    assert bad_right or not status & chess.STATUS_BAD_CASTLING_RIGHTS
+    bad = bad_right or status & chess.STATUS_INVALID_EP_SQUARE
+    before = session.fen()
+    reply = session.send(f"SETUP {fen}")
+    if bad:
+        assert reply.lines == ["BAD FEN"], fen
+        assert session.fen() == before
+    else:
+        assert reply.accepted, fen
+        assert session.fen() == board.fen()
 
 
 def test_setup_without_counters(session: Session) -> None:
@@ -174,3 +230,32 @@ def test_the_hash_region_is_free(session: Session) -> None:
     assert image.symbol("PRGEND") <= 0o200000
     assert all(not (0o200000 <= a <= 0o377777) for a in image.words)
     assert image.symbol("HASHT") == 0o200000
+
+
+def test_go_with_no_legal_move_says_why(session: Session) -> None:
+    session.setup("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
+    assert session.command("GO").after_ack == ["CHECKMATE 1-0"]
+    session.setup("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
+    assert session.command("GO").after_ack == ["STALEMATE 1/2-1/2"]
+
+
+def test_a_search_without_a_move_is_reported(fresh: Session) -> None:
+    """THINK returning no move while legal moves exist is a fault, never a silent `_`."""
+    think = fresh.image.symbol("THINK")
+    fresh.machine.memory[think] = 0o201040_000000  # MOVEI A,0
+    fresh.machine.memory[think + 1] = 0o263740_000000  # POPJ P,
+    reply = fresh.command("PW")  # the machine is to move: it searches at once
+    assert reply.after_ack == ["NO MOVE FOUND: PROGRAM ERROR",
+                               "MACHINE STOPPED PLAYING: TYPE PW TO RESUME"]  # fmt: skip
+    assert fresh.command("GO").after_ack == ["NO MOVE FOUND: PROGRAM ERROR"]
+    assert fresh.fen() == chess.STARTING_FEN
+
+
+def test_take_back_says_the_machine_stopped_playing(session: Session) -> None:
+    session.command("NEW")
+    session.command("DEPTH 1")
+    session.command("PB")
+    assert session.command("P-K4").after_ack[0].startswith("1. ... ")
+    reply = session.command("U")
+    assert reply.lines == ["MACHINE STOPPED PLAYING: TYPE PB TO RESUME", "_"]
+    assert session.command("U").lines == ["_"]  # in PN nothing more to say

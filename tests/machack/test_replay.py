@@ -14,13 +14,13 @@ from .conftest import GAMES_DIR
 
 @pytest.fixture(scope="module")
 def results(session: Session) -> dict[str, object]:
-    descriptive = replay_files([GAMES_DIR / "DESCRIPTIVE.txt"], session=session)
+    descriptive = replay_files([GAMES_DIR / "descriptive.txt"], session=session)
     pgn = replay_files(sorted(GAMES_DIR.glob("*.pgn")), session=session)
     return {"descriptive": descriptive, "pgn": pgn}
 
 
 def test_descriptive_file_is_read_as_printed() -> None:
-    games = read_descriptive(GAMES_DIR / "DESCRIPTIVE.txt")
+    games = read_descriptive(GAMES_DIR / "descriptive.txt")
     assert [g.name for g in games] == [
         "game1_winter_amateur",
         "game2_first_nonloss",
@@ -59,7 +59,7 @@ def test_ambiguities_of_the_print_are_reported(results: dict) -> None:
 
 
 def test_a_wrong_record_fails(tmp_path: Path, session: Session) -> None:
-    text = (GAMES_DIR / "DESCRIPTIVE.txt").read_text()
+    text = (GAMES_DIR / "descriptive.txt").read_text()
     block = text.split("=" * 72)[3]  # game 3
     bad = block.replace(" 5 N-QB3      P-KN3", " 5 N-QB3      P-KR3")
     (tmp_path / "game3_first_win.pgn").write_text((GAMES_DIR / "game3_first_win.pgn").read_text())
