@@ -52,7 +52,8 @@ def test_play_does_not_show_the_hosts_set_up_as_typed() -> None:
     lines = result.output.splitlines()
     assert lines[0] == "MAC HACK VI"
     assert lines[1].startswith("[machine plays black, you play White; depth 1")
-    assert "DEPTH" not in result.output and "PB" not in result.output.split("P-K4")[0]
+    before_first_prompt = result.output.split("*")[0]
+    assert "DEPTH" not in before_first_prompt and "PB" not in before_first_prompt
     assert lines[2].startswith("*_")  # the prompt and P-K4's `_`: nothing in between
     assert "MACHINE STOPPED PLAYING: TYPE PB TO RESUME" in result.output
 

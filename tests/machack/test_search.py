@@ -24,8 +24,28 @@ def tactics() -> list[tuple[str, str, list[str]]]:
     return out
 
 
-@pytest.mark.parametrize(("name", "fen", "best"), tactics(), ids=[t[0] for t in tactics()])
-def test_tactics(session: Session, name: str, fen: str, best: list[str]) -> None:
+# The plausible move generator puts a quiet king move in a bare endgame far down its
+# list (a king's new development counts half), so the selective search does not see
+# these mates at depth 3; the original program had the same blind spot.
+SELECTIVE_BLIND = {"mate2 quiet king move", "mate2 black quiet king move"}
+
+
+def _tactics_cases() -> list[object]:
+    cases = []
+    for name, fen, best in tactics():
+        for search in ("greenblatt", "full"):
+            marks = []
+            if search == "greenblatt" and name in SELECTIVE_BLIND:
+                marks.append(pytest.mark.xfail(strict=True, reason="a quiet king move"))
+            cases.append(pytest.param(search, name, fen, best, marks=marks,
+                                      id=f"{search}-{name}"))  # fmt: skip
+    return cases
+
+
+@pytest.mark.parametrize(("search", "name", "fen", "best"), _tactics_cases())
+def test_tactics(session: Session, search: str, name: str, fen: str, best: list[str]) -> None:
+    """Both searches find the mates and the material wins of the set at depth 3."""
+    session.command(f"FULLW {int(search == 'full')}")
     board = chess.Board(fen)
     targets = {}
     for san in best:
@@ -41,6 +61,7 @@ def test_tactics(session: Session, name: str, fen: str, best: list[str]) -> None
     if after.is_checkmate():
         assert reply.after_ack[0].endswith(" MATE")
         assert any(line.startswith("CHECKMATE") for line in reply.after_ack)
+    session.command("FULLW 0")
 
 
 def test_move_line_format(session: Session) -> None:
