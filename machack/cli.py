@@ -16,7 +16,15 @@ import click
 from pdp6.autoengine import AutoEngine
 from pdp6.runner import StopFlag
 
-from .session import ProgramHung, Reply, Session, SessionError, parse_reply
+from .session import (
+    ProgramHung,
+    Reply,
+    Session,
+    SessionError,
+    is_move_line,
+    move_text,
+    parse_reply,
+)
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 # Work a person asked for (a deep search, perft 6) may take long: budgets for the host
@@ -53,12 +61,6 @@ def _session(say: Callable[[str], None] | None = None, **kwargs: object) -> Sess
         raise click.ClickException(f"the program did not start: {exc}") from exc
     session.on_slice = lambda: auto.poll(session.machine)
     return session
-
-
-def _is_machine_move(line: str) -> bool:
-    """'12. N-KB3' or '12. ... N-KB3': a move the machine made."""
-    head = line.split(" ", 1)[0]
-    return head.endswith(".") and head[:-1].isdigit()
 
 
 class Printer:
@@ -184,7 +186,7 @@ def _play_lines(session: Session, colour: str, baud: str | None, header: list[st
         if machine_plays_both:
             reply = _send_interruptible(session, "GO", stop)
             _show(printer, reply)
-            moved = any(_is_machine_move(x) for x in reply.after_ack)
+            moved = any(is_move_line(x) for x in reply.after_ack)
             if not moved or any(_is_result(x) for x in reply.lines):
                 machine_plays_both = False  # the game is over, or BELL stopped it
             continue
@@ -273,7 +275,7 @@ class _PlayHost:
                     return
                 if c == 0o15:
                     line = self.current.decode("ascii", "replace")
-                    if _is_machine_move(line):
+                    if is_move_line(line):
                         emu = (self.machine.elapsed_us - self.mark_us) / 1e6  # type: ignore[attr-defined]
                         wall = time.perf_counter() - self.mark_wall
                         note = f"   [PDP-6 {emu:.1f} s, wall {wall:.2f} s]"
@@ -293,9 +295,9 @@ def _is_result(line: str) -> bool:
 
 
 def _show(printer: Printer, reply: Reply) -> None:
-    moves = [x for x in reply.after_ack if _is_machine_move(x)]
+    moves = [x for x in reply.after_ack if is_move_line(x)]
     for text in reply.lines:
-        if _is_machine_move(text) and len(moves) == 1:
+        if is_move_line(text) and len(moves) == 1:
             text = f"{text:<24} [PDP-6 {reply.emulated_us / 1e6:.1f} s, wall {reply.wall_s:.2f} s]"
         printer.line(text)
 
@@ -333,11 +335,11 @@ def move(fen: str, depth: int) -> None:
     session.command(f"DEPTH {depth}")
     before = chess.Board(session.fen())
     reply = session.send("GO", **LONG)
-    played = [x for x in reply.after_ack if _is_machine_move(x)]
+    played = [x for x in reply.after_ack if is_move_line(x)]
     if not played:
         click.echo(" ".join(reply.after_ack) or "no move")
         sys.exit(1)
-    text = played[0].split(" ", 1)[1].removeprefix("... ")
+    text = move_text(played[0])
     after = session.fen()
     coordinates = "?"
     for candidate in before.legal_moves:  # name the program's move for scripts
@@ -353,24 +355,54 @@ def move(fen: str, depth: int) -> None:
 @click.option("--1967", "games_1967", is_flag=True,
               help="Replay the four 1967 tournament games as the paper prints them (shipped "
               "with the program).")  # fmt: skip
+@click.option("--think", is_flag=True,
+              help="Where Mac Hack was to move, let the program choose, and print a table: "
+              "the recorded move, the program's, whether they agree, the PDP-6 time.")  # fmt: skip
+@click.option(
+    "--tournament",
+    is_flag=True,
+    help="With --think: the 1967 tournament widths (SETW 15 15 9 9 7).",
+)
+@click.option("--set", "settings", multiple=True, metavar="COMMAND",
+              help="With --think: a setting typed to the program first, e.g. --set 'SETD 5' "
+              "(repeatable).")  # fmt: skip
 @click.option("-v", "--verbose", is_flag=True, help="Print every move and the FEN after it.")
-def replay(files: tuple[Path, ...], games_1967: bool, verbose: bool) -> None:
+def replay(
+    files: tuple[Path, ...], games_1967: bool, think: bool, tournament: bool,
+    settings: tuple[str, ...], verbose: bool,
+) -> None:  # fmt: skip
     """Type recorded games into the program and check every position.
 
     Reads PGN files (moves typed in coordinates) and the descriptive format of the 1967
     games (the notation typed exactly as printed, checked against the PGN of the same
     name beside it).  Exit status 0 only if every game replays cleanly.
 
+    With --think, at every move of Mac Hack's side (the game's history typed in first)
+    the program searches and its choice is compared with the recorded move; the table
+    ends with the agreement and the emulated time per move.
+
     \b
     Examples:
       machack replay --1967
       machack replay mygames.pgn
+      machack replay --think --1967
+      machack replay --think --tournament --1967
     """
     from .replay import GAMES_1967, replay_files
 
     paths = list(files) + ([GAMES_1967 / "descriptive.txt"] if games_1967 else [])
     if not paths:
         raise click.UsageError("name a PGN or descriptive file, or give --1967")
+    if think:
+        from . import think as thinkmod
+
+        chosen = (*(thinkmod.TOURNAMENT if tournament else ()), *settings)
+        games = thinkmod.think_files(paths, chosen, log=click.echo if verbose else None,
+                                     boot=_session)  # fmt: skip
+        click.echo(thinkmod.format_table(games))
+        sys.exit(1 if any(g.problem for g in games) else 0)
+    if tournament or settings:
+        raise click.UsageError("--tournament and --set go with --think")
     results = replay_files(paths, log=click.echo if verbose else None, boot=_session)
     for result in results:
         click.echo(result.summary())

@@ -46,6 +46,12 @@ class RecordedGame:
     typed: list[str]
     moves: list[chess.Move]
     source: str
+    white: str = ""
+    black: str = ""
+    times: list[str] = field(default_factory=list)  # per ply as printed: '' none, BOOK
+
+    def time_of(self, ply: int) -> str:
+        return self.times[ply] if ply < len(self.times) else ""
 
 
 @dataclass
@@ -83,32 +89,36 @@ def read_pgn(path: Path) -> list[RecordedGame]:
             board = game.board()
             moves = list(game.mainline_moves())
             name = path.stem if not games else f"{path.stem}#{len(games) + 1}"
-            games.append(
-                RecordedGame(name, board.fen(), [m.uci().upper() for m in moves], moves, "pgn")
-            )
+            typed = [m.uci().upper() for m in moves]
+            white, black = game.headers.get("White", ""), game.headers.get("Black", "")
+            games.append(RecordedGame(name, board.fen(), typed, moves, "pgn", white, black))
     return games
 
 
-def descriptive_moves(block: str) -> tuple[str, dict[str, str], list[str]]:
-    """(name, header, printed moves) of one game of the descriptive.txt format."""
+def descriptive_moves(block: str) -> tuple[str, dict[str, str], list[str], list[str]]:
+    """(name, header, printed moves, printed times) of one game of the descriptive
+    format; a time (the computer's seconds, or BOOK, as game 4 prints them) belongs to
+    the move before it, '' where none is printed."""
     lines = [ln.rstrip() for ln in block.strip().splitlines()]
     name = lines[0].strip() if lines else "game"
     header: dict[str, str] = {}
     moves: list[str] = []
+    times: list[str] = []
     for line in lines[1:]:
         number = re.match(r"^\s*(\d+)\s+(.*)$", line)
         if number:
             for token in number.group(2).split():
-                if _TIME.match(token):
-                    continue  # the computer's time per move (game 4)
-                if token.upper() in ("MATE", "CH", "E.P.") and moves:
+                if _TIME.match(token) and moves:
+                    times[-1] = token
+                elif token.upper() in ("MATE", "CH", "E.P.") and moves:
                     moves[-1] += " " + token
                 else:
                     moves.append(token)
+                    times.append("")
         elif ":" in line and not line.startswith(" "):
             key, _, value = line.partition(":")
             header[key.strip()] = value.strip()
-    return name, header, moves
+    return name, header, moves, times
 
 
 def read_descriptive(path: Path) -> list[RecordedGame]:
@@ -119,7 +129,7 @@ def read_descriptive(path: Path) -> list[RecordedGame]:
     for block in blocks:
         if not block.strip():
             continue
-        name, _header, printed = descriptive_moves(block)
+        name, header, printed, times = descriptive_moves(block)
         pgn = path.parent / f"{name}.pgn"
         if not pgn.exists():
             raise FileNotFoundError(f"{path}: game {name} has no PGN beside it ({pgn.name})")
@@ -129,8 +139,9 @@ def read_descriptive(path: Path) -> list[RecordedGame]:
                 f"{name}: {len(printed)} printed moves but {len(reference.moves)} in {pgn.name}"
             )
         games.append(
-            RecordedGame(name, reference.start_fen, printed, reference.moves, "descriptive")
-        )
+            RecordedGame(name, reference.start_fen, printed, reference.moves, "descriptive",
+                         header.get("White", ""), header.get("Black", ""), times)
+        )  # fmt: skip
     return games
 
 

@@ -91,6 +91,17 @@ def parse_reply(raw: str, echoed: bool = True) -> Reply:
     return Reply(raw, lines, accepted, after_ack=after)
 
 
+def is_move_line(line: str) -> bool:
+    """'12. N-KB3' or '12. ... N-KB3': a move the machine made."""
+    head = line.split(" ", 1)[0]
+    return head.endswith(".") and head[:-1].isdigit()
+
+
+def move_text(line: str) -> str:
+    """The move of a machine's move line: 'N-KB3' of '12. ... N-KB3'."""
+    return line.split(" ", 1)[1].removeprefix("... ")
+
+
 class Session:
     """The chess program running in a fresh emulated PDP-6.
 

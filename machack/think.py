@@ -1,0 +1,153 @@
+"""``machack replay --think``: what the program chooses where Mac Hack was to move.
+
+For every move of Mac Hack's side in a recorded game the position is reached by typing
+the game's moves into the program (so it knows the history: repetitions, the clocks),
+the program searches with ``GO`` at the given settings, its move is compared with the
+recorded one (by the position it leads to), and ``U`` takes it back before the
+recorded move is typed.  The program decides; the host only types and compares.
+
+Moves the score marks as book moves (game 4's first nine) are typed, not searched.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import chess
+
+from .replay import RecordedGame, read_games
+from .session import Session, SessionError, is_move_line, move_text
+
+TOURNAMENT = ("SETW 15 15 9 9 7",)
+"""The paper's tournament widths (spec 2); depth and feedover stay at the defaults."""
+
+
+@dataclass
+class ThinkRow:
+    """One position where Mac Hack was to move."""
+
+    label: str  # "12." or "12..."
+    recorded: str  # the move as the record gives it
+    ours: str  # the program's move as it printed it
+    agree: bool
+    emulated_s: float
+    recorded_s: str  # the computer's time as printed ('' if none)
+
+
+@dataclass
+class ThinkGame:
+    name: str
+    rows: list[ThinkRow] = field(default_factory=list)
+    problem: str = ""
+
+
+def machack_side(game: RecordedGame) -> chess.Color | None:
+    """The colour Mac Hack played, from the players' names."""
+    if "mac hack" in game.white.lower():
+        return chess.WHITE
+    if "mac hack" in game.black.lower():
+        return chess.BLACK
+    return None
+
+
+def think_game(
+    session: Session,
+    game: RecordedGame,
+    settings: tuple[str, ...] = (),
+    log: Callable[[str], None] | None = None,
+) -> ThinkGame:
+    """Search every position of the game where Mac Hack was to move (see the module)."""
+    result = ThinkGame(game.name)
+    side = machack_side(game)
+    if side is None:
+        result.problem = "neither player is Mac Hack"
+        return result
+    board = chess.Board(game.start_fen)
+    session.setup(board.fen())
+    session.command("PN")
+    for line in settings:
+        session.command(line)
+    for ply, move in enumerate(game.moves):
+        label = f"{board.fullmove_number}{'.' if board.turn else '...'}"
+        printed = game.time_of(ply)
+        if board.turn == side and printed.upper() != "BOOK":
+            reply = session.command("GO")
+            played = [x for x in reply.after_ack if is_move_line(x)]
+            ours = move_text(played[0]) if played else "-"
+            board.push(move)
+            agree = session.fen() == board.fen()
+            board.pop()
+            if played:
+                session.command("U")
+            row = ThinkRow(label, game.typed[ply], ours, agree, reply.emulated_us / 1e6, printed)
+            result.rows.append(row)
+            if log:
+                log(format_row(row))
+        reply = session.send(move.uci().upper())
+        if not reply.accepted:
+            result.problem = f"{label}{game.typed[ply]} refused: {' / '.join(reply.lines)}"
+            break
+        board.push(move)
+    return result
+
+
+def think_files(
+    paths: list[Path],
+    settings: tuple[str, ...] = (),
+    log: Callable[[str], None] | None = None,
+    boot: Callable[[], Session] = Session,
+) -> list[ThinkGame]:
+    """Every game of every file, each in a freshly booted program."""
+    results = []
+    for path in paths:
+        try:
+            games = read_games(path)
+        except (OSError, ValueError) as exc:
+            results.append(ThinkGame(str(path), problem=str(exc)))
+            continue
+        for game in games:
+            if log:
+                log(f"-- {game.name}")
+            try:
+                results.append(think_game(boot(), game, settings, log))
+            except SessionError as exc:
+                results.append(ThinkGame(game.name, problem=str(exc)))
+    return results
+
+
+HEADER = f"{'move':<8}{'recorded':<12}{'ours':<12}{'agree':<7}{'PDP-6 s':>9}{'1967 s':>9}"
+
+
+def format_row(row: ThinkRow) -> str:
+    agree = "yes" if row.agree else "no"
+    return (f"{row.label:<8}{row.recorded:<12}{row.ours:<12}{agree:<7}"
+            f"{row.emulated_s:>9.1f}{row.recorded_s:>9}")  # fmt: skip
+
+
+def summary(games: list[ThinkGame]) -> str:
+    """Agreement count and percentage, median and maximum emulated time."""
+    rows = [r for g in games for r in g.rows]
+    if not rows:
+        return "no positions searched"
+    agree = sum(r.agree for r in rows)
+    times = [r.emulated_s for r in rows]
+    return (f"agreement {agree} of {len(rows)} ({100 * agree / len(rows):.0f}%); "
+            f"PDP-6 time per move: median {statistics.median(times):.1f} s, "
+            f"max {max(times):.1f} s")  # fmt: skip
+
+
+def format_table(games: list[ThinkGame]) -> str:
+    """The whole table, a section a game, then the summary line."""
+    out = []
+    for game in games:
+        out.append(f"{game.name}")
+        out.append(HEADER)
+        out.extend(format_row(r) for r in game.rows)
+        if game.problem:
+            out.append(f"PROBLEM: {game.problem}")
+        out.append("")
+    out.append(summary(games))
+    return "\n".join(out)
