@@ -60,6 +60,9 @@ _FIELD_INVISIBLE = frozenset("@]}" + EOF_CH)
 FIELD_START = SQUOZE | frozenset("\"'^<([@+-#")
 # Binary operators and their precedence (higher binds tighter).
 PREC = {"+": 1, "-": 1, "*": 2, "/": 2, "\\": 3, "#": 4, "&": 5, "_": 6}
+# A unary operator applies to the syllable after it, before any binary operator (MIDAS
+# gives it a precedence above them all).
+UNARY_PREC = 7
 
 
 def to_signed(w: int) -> int:
@@ -75,17 +78,16 @@ def add_rh(a: int, b: int) -> int:
     return (a & LH) | ((a + b) & MASK18)
 
 
-def ash(value: int, count: int) -> tuple[int, bool]:
-    """Arithmetic shift of a word as ``_`` does it; also whether significant bits were lost."""
-    v = to_signed(value)
-    if count >= 0:
-        count = min(count, 40)
-        shifted = v << count
-        result = shifted & (MASK36 >> 1)
-        if v < 0:
-            result |= 1 << 35
-        return result, to_signed(result) != shifted
-    return (v >> min(-count, 40)) & MASK36, False
+def lsh(value: int, count: int) -> int:
+    """``value_count``: MIDAS does the field operator with the LSH instruction, so the
+    count is read as LSH reads its address (sign from bit 18, magnitude from the low
+    eight bits) and the shift is logical: zeros come in at either end."""
+    n = count & 0o377
+    if count & 0o400000:
+        n -= 256
+    if n >= 0:
+        return (value << n) & MASK36 if n < 36 else 0
+    return value >> -n
 
 
 class ExpressionMixin:
@@ -240,7 +242,7 @@ class ExpressionMixin:
             # A unary operator: the binary one with an implicit left operand.
             self.pos += 1
             self.at_start = False
-            right = self.read_expr(PREC[c] + 1, True)
+            right = self.read_expr(UNARY_PREC, True)
             if right is None or right is DONE:
                 self.error(f"missing operand after '{c}'")
                 right = 0
@@ -293,12 +295,7 @@ class ExpressionMixin:
             if (to_signed(a) < 0) != (to_signed(b) < 0):
                 q = -q
             return q & MASK36
-        value, lost = ash(a, to_signed(b))
-        if lost and not self.undef:
-            self.error(
-                f"'_' shifts significant bits out of the word ({a:o}_{to_signed(b)})", warning=True
-            )
-        return value
+        return lsh(a, b)
 
     # --- syllables ----------------------------------------------------------------------
     def read_syllable(self, after_op: bool):  # -> int | None | DONE
