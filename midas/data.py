@@ -156,9 +156,9 @@ class DataMixin:
     def p_op(self, name: str) -> int | None:
         self.skip_blanks()
         insn = self.argument_field()
-        self.comma(name)
+        self.operand_break(name)
         ac = self.argument_field()
-        self.comma(name)
+        self.operand_break(name)
         mem = self.argument_field()
         try:
             self.aval1, self.aval2, skipped = alu.execute(insn, ac, mem)
@@ -167,6 +167,16 @@ class DataMixin:
             return 0
         self.askip = MASK36 if skipped else 0
         return self.aval1 if name == ".OP" else None
+
+    def operand_break(self, name: str) -> None:
+        """Between ``.OP`` operands: a comma or blanks.  MIDAS reads each operand with
+        the field reader, which a blank ends as well as a comma."""
+        c = self.skip_blanks()
+        if c == ",":
+            self.pos += 1
+            c = self.skip_blanks()
+        if c in "\n;?)>]" or c == EOF_CH:
+            self.error(f"{name} needs three operands: instruction, AC and memory word")
 
     @special(".AVAL1")
     def get_aval1(self) -> int:

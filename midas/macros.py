@@ -398,13 +398,15 @@ class MacroMixin:
         return self.value_argument()
 
     def value_argument(self) -> tuple[str, int]:
-        """``\\expr`` (or an evaluated dummy): the field's value as a numeral."""
+        """``\\expr`` (or an evaluated dummy): the field's value as a numeral.
+
+        Only the field's terminator is eaten.  A line end is CR LF: MIDAS eats the CR,
+        and the LF still ends the statement, so a line end here ends the call and stays.
+        """
         self.skip_blanks()
         text = numeral(self.argument_field(), self.radix)
         c = self.peek()
-        if c == "\n" or c == EOF_CH:
-            return text, END_EOL
-        if c == ";" or c in CLOSES:
+        if c == "\n" or c == EOF_CH or c == ";" or c in CLOSES:
             return text, END_OTHER
         self.pos += 1  # the field's terminator
         return text, MORE

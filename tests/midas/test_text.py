@@ -135,3 +135,12 @@ def test_op_runs_an_instruction() -> None:
     assert word(".OP FMP,2.0,3.0") == 0o203_600000000  # 6.0 = 0.75 * 2^3
     assert word(".OP <FSC 1>,1.0,0") == 0o202_400000000  # 2.0
     assert "cannot execute" in errors(".OP PUSHJ,0,0")[0]
+
+
+def test_op_operands_may_be_separated_by_blanks() -> None:
+    # MIDAS reads each operand with the field reader, which a blank ends.
+    assert word(".OP SUB 5 2") == 3
+    assert word(".OP ADD,3 4") == 7
+    assert word(".OP IMUL  6 , 7") == 0o52
+    assert words("X=.OP SUBM 5 2\nX\n.AVAL2") == [5, 3]
+    assert "three operands" in errors(".OP ADD 3")[0]
