@@ -42,13 +42,14 @@ class Assembler(
 ):
     """Assembles one main source file (and what it inserts) in two passes."""
 
-    def __init__(self, main: SourceFile, old_literals: bool = False) -> None:
+    def __init__(self, main: SourceFile, old: bool = False) -> None:
         self.main = main
         self.sources: dict[Path | str, SourceFile] = {main.path or main.name: main}
         self.symbols = initial_table()
         self.errors: dict[tuple, AsmError] = {}
         self.warnings: dict[tuple, AsmError] = {}
-        self.initial_mllit = 0 if old_literals else 1
+        self.old = old  # the 1960s dialect (--old)
+        self.initial_mllit = 0 if old else 1
         self.order = 0  # symbol definition counter
         self.multiply_defined: set[str] = set()
         self.seen_undefined: set[str] = set()
@@ -106,6 +107,8 @@ class Assembler(
         self.start_word = 0
         self.output_format = "sblk"
         self.nosyms = False
+        self.relocatable = False
+        self.raw_words: list[tuple[int, int]] = []
 
     def run_pass(self, pass_no: int) -> bool:
         """One pass over the input; False if it had to stop early."""
@@ -183,6 +186,8 @@ class Assembler(
         prog = Program(
             output_format=self.output_format,
             nosyms=self.nosyms,
+            relocatable=self.relocatable,
+            raw_words=list(self.raw_words),
             title=self.title,
             printed=list(self.printed),
             start_word=self.start_word,

@@ -410,12 +410,24 @@ class ExpressionMixin:
         return value & MASK36
 
     def digits_value(self, digits: str, radix: int, start: int) -> int:
+        """The digits' value.  A digit too big for the radix counts as MIDAS counts it,
+        ``value*radix + digit`` (octal 8 is 10, 69 is 71): every 1960s source relies on
+        it, so only the new dialect warns."""
         try:
             return int(digits, radix)
         except ValueError:
-            bad = next(d for d in digits if int(d) >= radix)
-            self.error(f"digit {bad} in the radix-{radix} number {digits}", start)
-            return int(digits, 10)
+            value = 0
+            for d in digits:
+                value = value * radix + int(d)
+            if not self.old:
+                bad = next(d for d in digits if int(d) >= radix)
+                self.error(
+                    f"digit {bad} in the radix-{radix} number {digits} (read as MIDAS "
+                    f"reads it: {value:o} octal)",
+                    start,
+                    warning=True,
+                )
+            return value
 
     def exponent(self) -> int:
         """The integer after ``^`` in a number (current radix unless ``.`` or ``'``)."""

@@ -179,7 +179,8 @@ class MacroMixin:
 
     @pseudo("TERMIN")
     def p_termin(self, name: str) -> None:
-        self.error("TERMIN without a DEFINE or IRP")
+        """A TERMIN that closes nothing: MIDAS goes on as if it were not there."""
+        self.error("TERMIN without a DEFINE or IRP (ignored)", self.pseudo_start, warning=True)
 
     @pseudo(".QUOTE")
     def p_quote(self, name: str) -> None:

@@ -74,7 +74,7 @@ def test_missing_close_bracket() -> None:
 
 def test_old_dialect_closes_literals_at_line_end() -> None:
     source = "CAME 1,[JRST 2,@UUOH\nUUOH: 0\nEND\n"
-    p = assemble(source, old_literals=True)
+    p = assemble(source, old=True)
     assert not p.errors
     # CAME 1, = 312040; the literal JRST 2,@UUOH = 254120,,101 is stored after UUOH.
     assert p.words == {0o100: xwd(0o312040, 0o102), 0o101: 0, 0o102: xwd(0o254120, 0o101)}
