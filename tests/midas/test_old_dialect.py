@@ -104,3 +104,20 @@ def test_stray_termin_is_a_warning() -> None:
 def test_rim_tape_still_reads_back() -> None:
     program = asm("RIM\nLOC 300\n7\nEND 300\n")
     assert read_rim(rim_words(program)).words == {0o300: 7}
+
+
+def test_ka10_opcode_names_are_predefined_and_are_no_ops_on_the_pdp6() -> None:
+    # MIDAS 73's initial table has UFA, DFN and JFFO (marked "PDP10 INSTRUCTION").
+    assert words("UFA 1,2\nDFN 1,2\nJFFO 3,100") == [
+        xwd(0o130040, 2),
+        xwd(0o131040, 2),
+        xwd(0o243140, 0o100),
+    ]
+    program = asm("GO: MOVEI 1,7\nUFA 1,X\nDFN 1,X\nJFFO 1,.+2\nHALT .\nHALT .\nX: 3\nEND GO\n")
+    machine = Machine(engine="python")
+    for addr, word in program.words.items():
+        machine.memory[addr] = word
+    machine.pc = 0o100
+    assert machine.run(max_instructions=100).reason == "halt"
+    assert machine.pc == 0o104 and machine.memory[1] == 7  # JFFO did not jump
+    assert machine.memory[2] == 0  # nor did UFA or DFN write AC+1
