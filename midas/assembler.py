@@ -90,7 +90,6 @@ class Assembler(
         self.gensym_count = 0
         self.aval1 = self.aval2 = self.askip = 0
         self.text_word_index: int | None = None
-        self.stmt_head = False
         self.pseudo_start = 0
         self.word_at = ("", 0)
         self.at_start = False
@@ -99,6 +98,7 @@ class Assembler(
         self.w_idx = 0
         self.w_io = False
         self.w_field = 0
+        self.w_store = False
         self.area = ConstantsArea()
         self.areas: list[ConstantsArea] = []
         self.pending_vars: list[tuple[str, int]] = []

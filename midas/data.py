@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import alu
 from .expressions import DONE, MASK18, MASK36, SQUOZE, to_signed
-from .source import EOF_CH
+from .source import EOF_CH, TEXT
 from .symbols import P_VALUE, pseudo, special
 from .textcodes import ascii_words, numeral, sixbit_code, sixbit_words, squoze
 
@@ -90,14 +90,17 @@ class DataMixin:
         if not words:
             return None
         if len(words) > 1:
-            if self.stmt_head and self.ctx.storage_ok:
-                for word in words[:-1]:
-                    self.ctx.add(word)
-            else:
-                self.error(
-                    f"{name}: a text of {len(words)} words used as a value "
-                    "(use it alone, in a statement or a literal)"
-                )
+            if self.w_store and self.ctx.storage_ok:
+                # MIDAS assembles the statement once more for each further word: the
+                # first word takes the fields before the text, the last one what
+                # follows it, those between stand alone.  Their octal numerals are
+                # read next, each a statement of its own.
+                self.push_text(TEXT, "".join(f"?{word:o}'" for word in words[1:]))
+                return words[0]
+            self.error(
+                f"{name}: a text of {len(words)} words used as a value "
+                "(use it in a statement or a literal)"
+            )
         return words[-1]
 
     @pseudo(".1STWD", ".NTHWD", kind=P_VALUE)

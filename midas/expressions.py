@@ -94,13 +94,15 @@ class ExpressionMixin:
     """The syllable, field and word readers (mixed into the assembler)."""
 
     # --- words --------------------------------------------------------------------------
-    def read_word(self):  # -> int | None | DONE
-        """Read one word; its value, None if it is empty, or DONE."""
-        saved = self.w_ind, self.w_idx, self.w_io, self.w_field
+    def read_word(self, store: bool = False):  # -> int | None | DONE
+        """Read one word; its value, None if it is empty, or DONE.  ``store``: the word
+        of a statement, to be stored (not an assignment's or a pseudo-op's argument)."""
+        saved = self.w_ind, self.w_idx, self.w_io, self.w_field, self.w_store
         self.w_ind = False
         self.w_idx = 0
         self.w_io = False
         self.w_field = 0
+        self.w_store = store
         text, start = self.text, self.pos
         value = self.read_expr(0, False)
         if value is not DONE:
@@ -115,7 +117,7 @@ class ExpressionMixin:
                     value = (value + self.w_idx) & MASK36
                 if self.w_ind:
                     value |= INDIRECT
-        self.w_ind, self.w_idx, self.w_io, self.w_field = saved
+        self.w_ind, self.w_idx, self.w_io, self.w_field, self.w_store = saved
         return value
 
     def more_fields(self, first, text: str, start: int):  # -> int | None
@@ -471,10 +473,15 @@ class ExpressionMixin:
 
     def quoted(self, q: str) -> int:
         """``'X`` (SIXBIT), ``"X`` (ASCII) or ``^X`` (control); the quote is consumed."""
-        c = self.next_char()
+        c = self.peek()
+        if c == "\n" and q != "'":
+            # MIDAS takes the next character, whatever it is.  A line ends with CR LF:
+            # the CR is the character (15) and the LF still ends the statement.
+            return 0o15
         if c in ("\n", EOF_CH):
             self.error(f"missing character after {q}")
             return 0
+        self.pos += 1
         if q == "^":
             return upper_code(c) & 0o77
         value = 0
@@ -573,7 +580,6 @@ class ExpressionMixin:
         head = self.at_start
         self.at_start = False
         if category == P_VALUE:
-            self.stmt_head = head
             return handler(name)
         if category != P_INLINE and not (head and self.ctx is self.top):
             where = "inside a literal or grouping" if self.ctx is not self.top else "here"

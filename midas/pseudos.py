@@ -47,11 +47,12 @@ class PseudoMixin:
     # --- arguments ----------------------------------------------------------------------
     def argument_field(self) -> int:
         """A field read as an argument (its own word state; empty counts as 0)."""
-        saved = self.w_ind, self.w_idx, self.w_io, self.w_field, self.at_start
+        saved = self.w_ind, self.w_idx, self.w_io, self.w_field, self.w_store, self.at_start
         self.w_ind = False
         self.w_idx = 0
         self.w_io = False
         self.w_field = 1
+        self.w_store = False
         self.at_start = False
         try:
             value = self.read_expr(0, False)
@@ -60,7 +61,7 @@ class PseudoMixin:
             value = (value + self.w_idx) & MASK36
             return value | INDIRECT if self.w_ind else value
         finally:
-            self.w_ind, self.w_idx, self.w_io, self.w_field, self.at_start = saved
+            self.w_ind, self.w_idx, self.w_io, self.w_field, self.w_store, self.at_start = saved
 
     def argument_word(self) -> int | None:
         self.skip_blanks()

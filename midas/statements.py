@@ -69,7 +69,7 @@ class StatementMixin:
                     if self.fast_statements and not ctx.sizes and self.simple_statement():
                         continue
                 self.at_start = True
-                value = self.read_word()
+                value = self.read_word(True)
                 if value is not None and value is not DONE:
                     if top and not ctx.sizes:
                         self.emit(value)
