@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from .expressions import SQUOZE, to_signed
-from .macros import END_EOL, MORE, expand
+from .macros import END_EOL, MORE, template
 from .source import EOF_CH, IRP, MACRO, REPEAT, Frame
 from .symbols import key, pseudo, special
 
@@ -80,6 +80,7 @@ class LoopMixin:
         parts = self.read_body(names, start)
         if parts is None:
             return
+        body = template(parts)
         columns = [self.irp_split(name, text, limits) for _f, _s, text in groups]
         passes = max((len(col) for col in columns), default=0)
         texts = []
@@ -91,7 +92,7 @@ class LoopMixin:
                     args[names[second]] = b
                 if first:
                     args[names[first]] = a
-            texts.append(expand(parts, args))
+            texts.append(body.format(*args))
         if texts:
             frame = Frame(IRP, texts[0] + EOF_CH, self.site(start), name)
             frame.passes = texts

@@ -46,19 +46,22 @@ class Dummy:
 
 
 class Macro:
-    """A macro: its dummies and its body, split at the dummy slots."""
+    """A macro: its dummies and its body as a template (see :func:`template`)."""
 
-    __slots__ = ("name", "dummies", "parts")
+    __slots__ = ("name", "dummies", "body")
 
     def __init__(self, name: str, dummies: list[Dummy], parts: list[str | int]) -> None:
         self.name = name
         self.dummies = dummies
-        self.parts = parts
+        self.body = template(parts) + EOF_CH
 
 
-def expand(parts: list[str | int], args: list[str]) -> str:
-    """The body with each dummy slot replaced by its argument (not rescanned)."""
-    return "".join(p if isinstance(p, str) else args[p] for p in parts)
+def template(parts: list[str | int]) -> str:
+    """A body split at its dummy slots as a ``str.format`` template: expanding it (the
+    arguments put in, not rescanned) is then one call, ``body.format(*args)``."""
+    return "".join(
+        p.replace("{", "{{").replace("}", "}}") if isinstance(p, str) else f"{{{p}}}" for p in parts
+    )
 
 
 class MacroMixin:
@@ -192,7 +195,7 @@ class MacroMixin:
     def call_macro(self, macro: Macro, name: str, start: int) -> None:
         site = self.site(start)
         args = self.call_arguments(macro) if macro.dummies else []
-        frame = Frame(MACRO, expand(macro.parts, args) + EOF_CH, site, name)
+        frame = Frame(MACRO, macro.body.format(*args), site, name)
         self.push_frame(frame)
 
     def call_arguments(self, macro: Macro) -> list[str]:

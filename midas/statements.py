@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 
+from .conditionals import ARITHMETIC
 from .contexts import Context, GroupContext
 from .errors import AssemblyAbort
-from .expressions import DONE, INDIRECT, MASK18, MASK36, add_rh, swap
+from .expressions import DONE, INDIRECT, MASK18, MASK36, add_rh, swap, to_signed
 from .source import EOF_CH, FILE
-from .symbols import F_IO, VALUE
+from .symbols import F_IO, PSEUDO, VALUE
 
 MAX_DEPTH = 100  # literals and groupings nested inside each other
 
@@ -25,6 +26,9 @@ _SIMPLE = re.compile(
     rf"({_TOKEN})?(?:([+-])({_TOKEN}))?(?:\(({_TOKEN})\))?)?[ \t]*(?=[;\n])"
 )
 _LABEL = re.compile(rf"({_NAME}):[ \t]*")
+# So is an arithmetic conditional on a plain field, "IFE X-1,[...]": IRPC-driven code (an
+# outline compiler) is mostly made of them.
+_SIMPLE_IF = re.compile(rf"(IF[ENGL]E?)[ \t]+({_TOKEN})(?:([+-])({_TOKEN}))?,", re.IGNORECASE)
 
 
 class StatementMixin:
@@ -92,7 +96,7 @@ class StatementMixin:
         """
         m = _SIMPLE.match(self.text, self.pos)
         if m is None:
-            return False
+            return self.simple_conditional()
         labels, op, ac, indirect, addr, sign, offset, index = m.groups()
         sym = self.symbols.get(op[:6].upper())
         if sym is None or sym.kind != VALUE or not sym.defpass:
@@ -127,6 +131,29 @@ class StatementMixin:
         if indirect:
             value |= INDIRECT
         self.emit(value)
+        return True
+
+    def simple_conditional(self) -> bool:
+        """Decide ``IFE A-B,`` (IFN, IFG ...) on plain symbols and numbers in one step, as
+        the general reader would; False (nothing done) for anything else."""
+        m = _SIMPLE_IF.match(self.text, self.pos)
+        if m is None:
+            return False
+        name, left, sign, right = m.groups()
+        name = name.upper()
+        sym = self.symbols.get(name)
+        if sym is None or sym.kind != PSEUDO or sym.handler[0] != "p_if_arithmetic":
+            return False
+        value = self.simple_value(left, m.start(2))
+        if value is None:
+            return False
+        if sign is not None:
+            other = self.simple_value(right, m.start(4))
+            if other is None:
+                return False
+            value = value + other if sign == "+" else value - other
+        self.pos = m.end()
+        self.conditional(ARITHMETIC[name](to_signed(value & MASK36)))
         return True
 
     def simple_value(self, token: str, start: int) -> int | None:

@@ -73,3 +73,22 @@ def lines(draw) -> str:
 @given(st.lists(lines(), min_size=1, max_size=6))
 def test_generated_lines_agree(body: list[str]) -> None:
     same("A=1\nB=2\nFOO=100\nBAR=1000\nP=17\n" + "\n".join(body) + "\nEND\n")
+
+
+@st.composite
+def conditionals(draw) -> str:
+    name = draw(st.sampled_from(["IFE", "IFN", "IFG", "IFGE", "IFL", "IFLE", "ifn", "IFNE"]))
+    field = draw(TOKENS) + draw(st.sampled_from(["", "+" + draw(TOKENS), "-" + draw(TOKENS)]))
+    body = draw(st.sampled_from(["[MOVE A,B]", "MOVE A,B", "[1\n2]", "{3}", "[JRST .] ; c"]))
+    return f"{name} {field},{body}"
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.one_of(conditionals(), lines()), min_size=1, max_size=6))
+def test_generated_conditionals_agree(body: list[str]) -> None:
+    same("A=1\nB=2\nFOO=100\nBAR=1000\nP=17\n" + "\n".join(body) + "\nEND\n")
+
+
+def test_an_expunged_or_redefined_conditional_is_not_taken_for_one() -> None:
+    same("EXPUNGE IFE\nIFE 0,[1]\nEND\n")
+    same("DEFINE IFE A\n7\nTERMIN\nIFE 0,[1]\nEND\n")
