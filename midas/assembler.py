@@ -18,6 +18,7 @@ from .data import DataMixin
 from .definitions import DefinitionMixin
 from .errors import AsmError, AssemblyAbort, EndOfPass
 from .expressions import MASK18, ExpressionMixin, to_signed
+from .fastlines import FastLinesMixin
 from .literals import ConstantsArea, ConstantsMixin
 from .loops import LoopMixin
 from .macros import MacroMixin
@@ -33,6 +34,7 @@ class Assembler(
     ExpressionMixin,
     DefinitionMixin,
     StatementMixin,
+    FastLinesMixin,
     ConstantsMixin,
     ConditionalMixin,
     MacroMixin,
@@ -46,6 +48,7 @@ class Assembler(
         self.main = main
         self.sources: dict[Path | str, SourceFile] = {main.path or main.name: main}
         self.symbols = initial_table()
+        self.plans: dict[str, tuple] = {}  # plain lines parsed once (see midas.fastlines)
         self.errors: dict[tuple, AsmError] = {}
         self.warnings: dict[tuple, AsmError] = {}
         self.old = old  # the 1960s dialect (--old)

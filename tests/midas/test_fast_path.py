@@ -89,6 +89,11 @@ def test_generated_conditionals_agree(body: list[str]) -> None:
     same("A=1\nB=2\nFOO=100\nBAR=1000\nP=17\n" + "\n".join(body) + "\nEND\n")
 
 
+def test_a_bracket_after_a_plain_statement() -> None:
+    same("IFE 0,[MOVE 1,2]\nIFE 0,[MOVE 1,2] ; c\nIFE 0,[MOVE 1,2] 5\nEND\n")
+    same("MOVE 1,2]\nIFE 0,[\nJRST .]\nEND\n")  # an unmatched ']'
+
+
 def test_an_expunged_or_redefined_conditional_is_not_taken_for_one() -> None:
     same("EXPUNGE IFE\nIFE 0,[1]\nEND\n")
     same("DEFINE IFE A\n7\nTERMIN\nIFE 0,[1]\nEND\n")
