@@ -48,7 +48,9 @@ class Assembler(
         self.main = main
         self.sources: dict[Path | str, SourceFile] = {main.path or main.name: main}
         self.symbols = initial_table()
-        self.plans: dict[str, tuple] = {}  # plain lines parsed once (see midas.fastlines)
+        # Plain lines parsed once, as statements and as macro calls (midas.fastlines).
+        self.plans: dict[str, tuple] = {}
+        self.call_plans: dict[str, tuple] = {}
         self.errors: dict[tuple, AsmError] = {}
         self.warnings: dict[tuple, AsmError] = {}
         self.old = old  # the 1960s dialect (--old)
@@ -102,6 +104,7 @@ class Assembler(
         self.w_io = False
         self.w_field = 0
         self.w_store = False
+        self.split_statement = False
         self.area = ConstantsArea()
         self.areas: list[ConstantsArea] = []
         self.pending_vars: list[tuple[str, int]] = []

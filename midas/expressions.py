@@ -590,5 +590,10 @@ class ExpressionMixin:
             handler(name)
             return DONE
         handler(name)
+        if head and self.ctx is self.top:
+            # What follows (a loop's or an IRP's first pass, a conditional's text ...)
+            # is read as the next statement: the same text, and the fast path can see it.
+            self.split_statement = True
+            return DONE
         self.at_start = head
         return None

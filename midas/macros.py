@@ -48,12 +48,23 @@ class Dummy:
 class Macro:
     """A macro: its dummies and its body as a template (see :func:`template`)."""
 
-    __slots__ = ("name", "dummies", "body")
+    __slots__ = ("name", "dummies", "body", "simple_call", "one_line")
 
     def __init__(self, name: str, dummies: list[Dummy], parts: list[str | int]) -> None:
         self.name = name
         self.dummies = dummies
         self.body = template(parts) + EOF_CH
+        # Every argument read the normal way, a body ending with a line end: a call the
+        # fast path can make (midas.fastlines).
+        normal = all(d.syntax == NORMAL and not d.keyword for d in dummies)
+        self.simple_call = normal and self.body.endswith("\n" + EOF_CH)
+        # ... or a body of one line and no gensyms or defaults: a call that stands for
+        # its text in the line that holds it.
+        self.one_line = (
+            normal
+            and "\n" not in self.body
+            and not any(d.gensym or d.default is not None for d in dummies)
+        )
 
 
 def template(parts: list[str | int]) -> str:
@@ -232,6 +243,12 @@ class MacroMixin:
             self.skip_to_close()
         elif eol:
             self.skip_line_end()
+        return self.filled_arguments(dummies, values, status)
+
+    def filled_arguments(
+        self, dummies: list[Dummy], values: list[str], status: list[int]
+    ) -> list[str]:
+        """The arguments of a call: those given, else defaults, gensyms or nothing."""
         result = []
         for d, value, st in zip(dummies, values, status, strict=True):
             if st == SPECIFIED:

@@ -64,6 +64,9 @@ class StatementMixin:
                         self.emit(value)
                     else:
                         ctx.add(value)
+                elif value is DONE and self.split_statement:
+                    self.split_statement = False
+                    continue
                 c = self.text[self.pos]
                 if c != "\n" and c != ";":
                     self.end_statement()
