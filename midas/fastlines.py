@@ -18,15 +18,16 @@ from .conditionals import ARITHMETIC
 from .expressions import INDIRECT, MASK36, add_rh, swap, to_signed
 from .macros import END_EOL, END_OTHER, MORE, NULLSPECIFIED, SPECIFIED, UNSPECIFIED
 from .source import FILE, MACRO, Frame
-from .symbols import F_IO, PSEUDO, SPECIAL, VALUE
+from .symbols import F_IO, F_PREDEF, PSEUDO, SPECIAL, VALUE
 from .symbols import MACRO as MACRO_SYM
 from .textcodes import numeral
 
 _NAME = r"\.?[A-Za-z$%][A-Za-z0-9$%.]*"
 _TOKEN = rf"(?:{_NAME}|[0-9]+\.?|\.)"
 _INSTRUCTION = re.compile(
-    rf"((?:{_NAME}:(?!:)[ \t]*)*)({_NAME})(?:[ \t]+(?:({_TOKEN}),)?(@)?"
-    rf"({_TOKEN})?(?:([+-])({_TOKEN}))?(?:\(({_TOKEN})\))?)?[ \t]*(?=[;\n]|(\])[ \t]*[;\n])"
+    rf"((?:{_NAME}:(?!:)[ \t]*)*)({_NAME}|[0-9]+\.?)(?:[ \t]+(?:({_TOKEN}),)?(@)?"
+    rf"({_TOKEN}|\[{_TOKEN}\])?(?:([+-])({_TOKEN}))?(?:\(({_TOKEN})\))?)?[ \t]*"
+    rf"(?=[;\n]|(\])[ \t]*[;\n])"
 )
 _LABEL = re.compile(rf"({_NAME}):[ \t]*")
 _CONDITIONAL = re.compile(rf"(IF[ENGL]E?)[ \t]+({_TOKEN})(?:([+-])({_TOKEN}))?,", re.IGNORECASE)
@@ -37,19 +38,35 @@ _OPERAND_CALL = re.compile(rf"{_LABELS}{_NAME}[ \t]+(?:{_TOKEN},)?@?({_NAME})")
 _FIELD = re.compile(rf"[ \t]*({_TOKEN})(?:([+-])({_TOKEN}))?(?=[ \t,;\n\]>)}}])")
 _PLAIN_ARG = re.compile(r"[^,;\n]*")
 _BLANKS = re.compile(r"[ \t]*")
+_SKIP = re.compile(r"[ \t\n?]*")  # what separates statements (as midas.statements)
+_NOT_SIMPLE = frozenset(";]})>\x00")  # a comment, a closer, the end of the text
 
 NONE, INSTRUCTION, CONDITIONAL = range(3)
 DOT = object()  # the token "."
 
-# A token of a plan: None (absent), an int (a number), DOT, or (NAME, offset in the line).
-Token = object
+
+class Literal:
+    """The token ``[X]``: a one-word literal of the token X (its text, for sharing)."""
+
+    __slots__ = ("inner", "text")
+
+    def __init__(self, inner, text: str) -> None:
+        self.inner = inner
+        self.text = text
 
 
-def _token(text: str | None, offset: int, radix: int):  # -> Token | False
+# A token of a plan: None (absent), an int (a number), DOT, (NAME, offset in the line)
+# or a Literal.
+
+
+def _token(text: str | None, offset: int, radix: int):  # -> token | False
     """The plan of one token; False if the number is not one the radix allows."""
     if text is None:
         return None
     c = text[0]
+    if c == "[":
+        inner = _token(text[1:-1], offset + 1, radix)
+        return False if inner is False else Literal(inner, text[1:-1])
     if "0" <= c <= "9":
         decimal = text[-1] == "."
         try:
@@ -169,8 +186,10 @@ def make_plan(line: str, radix: int) -> tuple:
             for group, text in ((3, ac), (5, addr), (7, offset), (8, index))
         ]
         if not any(t is False for t in tokens):
-            return (INSTRUCTION, radix, m.end(), _labels(labels), op[:6].upper(), *tokens,
-                    sign, bool(indirect), close is not None)  # fmt: skip
+            op_token = _token(op, m.start(2), radix)
+            if op_token is not False:
+                return (INSTRUCTION, radix, m.end(), _labels(labels), op_token, *tokens,
+                        sign, bool(indirect), close is not None)  # fmt: skip
     m = _CONDITIONAL.match(line)
     if m is not None:
         name, left, sign, right = m.groups()
@@ -189,19 +208,42 @@ class FastLinesMixin:
 
     def simple_statement(self) -> bool:
         """Assemble the statement here in one step if it is a plain line, exactly as the
-        general reader would; False (having done nothing) if it is not."""
-        text = self.text
-        pos = self.pos
-        eol = text.find("\n", pos)
-        if eol < 0:
-            return False
-        line = text[pos : eol + 1]
-        plan = self.plan_of(line)
-        kind = plan[0]
-        if kind == INSTRUCTION and self.planned_instruction(plan, pos):
-            return True
-        if kind == CONDITIONAL and self.planned_conditional(plan, pos):
-            return True
+        general reader would, and the plain statements after it in the same text; False
+        (having done nothing) if it is not one."""
+        done = False
+        while True:
+            text = self.text
+            pos = self.pos
+            eol = text.find("\n", pos)
+            if eol < 0:
+                return done
+            line = text[pos : eol + 1]
+            plan = self.plans.get(line)
+            if plan is None or plan[1] != self.radix:
+                plan = self.plans[line] = make_plan(line, self.radix)
+            kind = plan[0]
+            if kind == INSTRUCTION:
+                if not self.planned_instruction(plan, pos) and not self.any_call(line, pos):
+                    return done
+            elif kind == CONDITIONAL:
+                if not self.planned_conditional(plan, pos) and not self.any_call(line, pos):
+                    return done
+            elif not self.any_call(line, pos):
+                return done
+            done = True
+            if self.text is not text:
+                return True  # a call: its expansion is read by the general loop
+            # The next statement, if it begins simply (what next_statement would skip).
+            pos = _SKIP.match(text, self.pos).end()
+            if text[pos] in _NOT_SIMPLE:
+                return True
+            self.pos = pos
+            self.undef = False
+            frame = self.frames[-1]
+            self.stmt_site = (frame.source, pos) if frame.kind == FILE else frame.site
+
+    def any_call(self, line: str, pos: int) -> bool:
+        """The line as one of the plain macro calls it may be."""
         calls = self.call_plans.get(line)
         if calls is None or calls[0] != self.radix:
             calls = self.call_plans[line] = (self.radix, *_calls(line, self.radix))
@@ -223,6 +265,8 @@ class FastLinesMixin:
             return token
         if token is DOT:
             return self.location_value()
+        if token.__class__ is Literal:
+            return self.literal_value(token, pos)
         name, offset = token
         sym = self.symbols.get(name)
         if sym is None or (sym.kind == VALUE and not sym.defpass):
@@ -233,16 +277,39 @@ class FastLinesMixin:
             return getattr(self, sym.handler[0])()
         return None
 
-    def planned_instruction(self, plan: tuple, pos: int, moved: int = 0) -> bool:
-        """An instruction; ``moved``: how much longer its line is than the source text
-        (a macro call's expansion stands in it)."""
+    def literal_value(self, token: Literal, pos: int) -> int | None:
+        """``[X]``: its address, the literal placed as :meth:`read_literal` places it."""
+        if self.litsw:
+            return None  # the general reader reports it
+        inner = token.inner
+        undefined = False
+        if inner.__class__ is tuple:
+            sym = self.symbols.get(inner[0])
+            undefined = sym is None or (sym.kind == VALUE and not sym.defpass)
+        word = self.token_value(inner, pos)
+        if word is None:
+            return None
+        if self.pass_no == 2 or not undefined:
+            return self.place_literal((word,), [word])
+        return self.place_literal(((word,), token.text), [word])
+
+    def planned_instruction(
+        self, plan: tuple, pos: int, moved: int = 0, split: int = 1 << 30
+    ) -> bool:
+        """An instruction.  When a macro call's expansion stands in its line, the line's
+        text from ``split`` on is the source's text ``moved`` characters on."""
         _, _, end, labels, op, ac, addr, offset, index, sign, indirect, close = plan
-        sym = self.symbols.get(op)
-        if sym is None or sym.kind != VALUE or not sym.defpass:
-            return False
+        if op.__class__ is int:
+            value = op
+            io = False
+        else:
+            sym = self.symbols.get(op[0])
+            if sym is None or sym.kind != VALUE or not sym.defpass:
+                return False
+            value = sym.value
+            io = sym.flags & F_IO
         if close and not (self.cond_stack and self.cond_stack[-1]):
             return False  # only the end of a successful conditional may follow
-        value = sym.value
         if ac is not None:
             ac_value = self.token_value(ac, pos)
             if ac_value is None:
@@ -262,10 +329,11 @@ class FastLinesMixin:
             if index_value is None:
                 return False
         for name, label_offset in labels:
-            self.define_label(name, pos + label_offset, False, 0)
+            at = pos + label_offset
+            self.define_label(name, at if label_offset < split else at - moved, False, 0)
         self.pos = pos + end - moved
         if ac is not None:
-            self.w_io = bool(sym.flags & F_IO)
+            self.w_io = bool(io)
             value = (value + self.ac_field(ac_value)) & MASK36
             self.w_io = False
         if addr is not None or sign is not None:
@@ -306,18 +374,16 @@ class FastLinesMixin:
         return True
 
     def planned_call(self, call: tuple, line: str, pos: int) -> bool:
-        """A macro call whose arguments are all read the normal way.  At the start of a
-        statement the body must end with a line end (so that the statements it holds
-        are the same whether or not the call began one); as an instruction's address
-        it must be one line, and the line with the expansion in it must be a planned
-        instruction with every symbol defined on pass 2 (an error in it is reported by
-        the general reader, which knows where each part came from)."""
+        """A macro call whose arguments are all read the normal way.  A body of one line
+        stands for its text: see :meth:`substituted_call`.  Otherwise the call must
+        begin the statement and the body end with a line end, so that the statements
+        it holds are the same whether or not the call began one."""
         labels, name, start, name_end, scans, operand = call
         sym = self.symbols.get(name)
         if sym is None or sym.kind != MACRO_SYM:
             return False
         macro = sym.macro
-        if not (macro.one_line if operand else macro.simple_call):
+        if not (macro.one_line or (macro.simple_call and not operand)):
             return False
         dummies = macro.dummies
         n = len(dummies)
@@ -341,19 +407,9 @@ class FastLinesMixin:
                 end = scan_end + (how == END_EOL)
         elif n:  # the name alone: every dummy unspecified (a line end after it goes)
             end += line[end] == "\n"
-        if operand:
-            if line[end - 1] == "\n":
-                return False  # the next line would be read into this statement
+        if macro.one_line:
             expansion = macro.body[:-1].format(*values)
-            moved = len(expansion) - (end - start)
-            plan = self.plan_of(line[:start] + expansion + line[end:])
-            if (
-                plan[0] != INSTRUCTION
-                or plan[2] < start + len(expansion)
-                or (self.pass_no == 2 and not self.all_defined(plan))
-            ):
-                return False
-            return self.planned_instruction(plan, pos, moved)
+            return self.substituted_call(line, pos, start, end, expansion)
         args = self.filled_arguments(dummies, values, status) if n else []
         for label, offset in labels:
             self.define_label(label, pos + offset, False, 0)
@@ -363,16 +419,52 @@ class FastLinesMixin:
         self.push_frame(Frame(MACRO, macro.body.format(*args), site, name))
         return True
 
+    def substituted_call(self, line: str, pos: int, start: int, end: int, exp: str) -> bool:
+        """The call at ``start``-``end`` of the line, whose expansion ``exp`` is one line,
+        read as MIDAS reads it: the line with the expansion in place of the call (and,
+        if the call ate the line end, the next line after it).  Only when that is a
+        planned instruction in which nothing can go wrong: the general reader reports
+        errors in an expansion at the call, which this reading cannot."""
+        if line[end - 1] == "\n":  # the call ate the line end: the next line follows
+            text = self.text
+            rest_pos = pos + end
+            eol = text.find("\n", rest_pos)
+            if eol < 0:
+                return False
+            rest = text[rest_pos : eol + 1]
+        else:
+            rest_pos = pos + end
+            rest = line[end:]
+        split = start + len(exp)
+        plan = self.plan_of(line[:start] + exp + rest)
+        if plan[0] != INSTRUCTION or plan[2] < split:
+            return False
+        if self.pass_no == 2 and not self.all_defined(plan):
+            return False
+        for label, offset in plan[3]:
+            if start <= offset < split and self.label_clash(label):
+                return False
+        return self.planned_instruction(plan, pos, pos + split - rest_pos, split)
+
+    def label_clash(self, name: str) -> bool:
+        """Whether defining the label here is an error (multiply defined, phase)."""
+        sym = self.symbols.get(name)
+        return (
+            sym is not None
+            and sym.kind == VALUE
+            and not sym.flags & F_PREDEF
+            and sym.defpass != 0
+            and sym.value != self.location_value()
+        )
+
     def all_defined(self, plan: tuple) -> bool:
         """Whether every symbol of a planned instruction has a value now."""
-        for token in (plan[4], *plan[5:9]):
+        for token in plan[4:9]:
+            if token.__class__ is Literal:
+                token = token.inner
             if token.__class__ is tuple:
                 sym = self.symbols.get(token[0])
                 if sym is None or (sym.kind == VALUE and not sym.defpass):
-                    return False
-            elif token.__class__ is str:
-                sym = self.symbols.get(token)
-                if sym is None or not sym.defpass:
                     return False
         return True
 
