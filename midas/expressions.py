@@ -90,6 +90,30 @@ def lsh(value: int, count: int) -> int:
     return value >> -n
 
 
+def apply_operator(op: str, a: int, b: int) -> int | None:
+    """``a op b`` for a field's binary operator; None for a division by zero."""
+    if op == "+":
+        return (a + b) & MASK36
+    if op == "-":
+        return (a - b) & MASK36
+    if op == "&":
+        return a & b
+    if op == "\\":
+        return a | b
+    if op == "#":
+        return a ^ b
+    if op == "*":
+        return (to_signed(a) * to_signed(b)) & MASK36
+    if op == "/":
+        if b == 0:
+            return None
+        q = abs(to_signed(a)) // abs(to_signed(b))
+        if (to_signed(a) < 0) != (to_signed(b) < 0):
+            q = -q
+        return q & MASK36
+    return lsh(a, b)
+
+
 class ExpressionMixin:
     """The syllable, field and word readers (mixed into the assembler)."""
 
@@ -276,28 +300,12 @@ class ExpressionMixin:
             left = self.operate(c, left, right)
 
     def operate(self, op: str, a: int, b: int) -> int:
-        if op == "+":
-            return (a + b) & MASK36
-        if op == "-":
-            return (a - b) & MASK36
-        if op == "&":
-            return a & b
-        if op == "\\":
-            return a | b
-        if op == "#":
-            return a ^ b
-        if op == "*":
-            return (to_signed(a) * to_signed(b)) & MASK36
-        if op == "/":
-            if b == 0:
-                if not self.undef:
-                    self.error("division by zero")
-                return 0
-            q = abs(to_signed(a)) // abs(to_signed(b))
-            if (to_signed(a) < 0) != (to_signed(b) < 0):
-                q = -q
-            return q & MASK36
-        return lsh(a, b)
+        value = apply_operator(op, a, b)
+        if value is None:
+            if not self.undef:
+                self.error("division by zero")
+            return 0
+        return value
 
     # --- syllables ----------------------------------------------------------------------
     def read_syllable(self, after_op: bool):  # -> int | None | DONE

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from .conditionals import ARITHMETIC
-from .expressions import INDIRECT, MASK36, add_rh, swap, to_signed
+from .expressions import INDIRECT, MASK36, PREC, add_rh, apply_operator, swap, to_signed
 from .macros import END_EOL, END_OTHER, MORE, NULLSPECIFIED, SPECIFIED, UNSPECIFIED
 from .source import FILE, MACRO, Frame
 from .symbols import F_IO, F_PREDEF, PSEUDO, SPECIAL, VALUE
@@ -24,18 +24,23 @@ from .textcodes import numeral
 
 _NAME = r"\.?[A-Za-z$%][A-Za-z0-9$%.]*"
 _TOKEN = rf"(?:{_NAME}|[0-9]+\.?|\.)"
+# A field of plain tokens and binary operators, each token perhaps negated or
+# complemented: "A", "FOO+2", "-1", ".RPCNT&7+1", "#X&777".
+_TERM = r"([-#]?)(" + _TOKEN + r")([-+*/&#\\_]?)"
+_EXPR = rf"(?:[-#]?{_TOKEN}(?:[-+*/&#\\_][-#]?{_TOKEN})*)"
 _INSTRUCTION = re.compile(
-    rf"((?:{_NAME}:(?!:)[ \t]*)*)({_NAME}|[0-9]+\.?)(?:[ \t]+(?:({_TOKEN}),)?(@)?"
-    rf"({_TOKEN}|\[{_TOKEN}\])?(?:([+-])({_TOKEN}))?(?:\(({_TOKEN})\))?)?[ \t]*"
+    rf"((?:{_NAME}:(?!:)[ \t]*)*)({_EXPR})(?:[ \t]+(?:({_EXPR}),)?(@)?"
+    rf"({_EXPR}|\[{_EXPR}\])?(?:\(({_EXPR})\))?)?[ \t]*"
     rf"(?=[;\n]|(\])[ \t]*[;\n])"
 )
 _LABEL = re.compile(rf"({_NAME}):[ \t]*")
-_CONDITIONAL = re.compile(rf"(IF[ENGL]E?)[ \t]+({_TOKEN})(?:([+-])({_TOKEN}))?,", re.IGNORECASE)
+_CONDITIONAL = re.compile(rf"(IF[ENGL]E?)[ \t]+({_EXPR}),", re.IGNORECASE)
 _BRACKETS = re.compile(r"[\[\]]")
 _LABELS = rf"((?:{_NAME}:(?!:)[ \t]*)*)"
 _CALL = re.compile(rf"{_LABELS}({_NAME})")
-_OPERAND_CALL = re.compile(rf"{_LABELS}{_NAME}[ \t]+(?:{_TOKEN},)?@?({_NAME})")
-_FIELD = re.compile(rf"[ \t]*({_TOKEN})(?:([+-])({_TOKEN}))?(?=[ \t,;\n\]>)}}])")
+_OPERAND_CALL = re.compile(rf"{_LABELS}{_EXPR}[ \t]+(?:{_EXPR},)?@?({_NAME})")
+_FIELD = re.compile(rf"[ \t]*({_EXPR})(?=[ \t,;\n\]>)}}])")
+_TERMS = re.compile(_TERM)
 _PLAIN_ARG = re.compile(r"[^,;\n]*")
 _BLANKS = re.compile(r"[ \t]*")
 _SKIP = re.compile(r"[ \t\n?]*")  # what separates statements (as midas.statements)
@@ -55,18 +60,69 @@ class Literal:
         self.text = text
 
 
-# A token of a plan: None (absent), an int (a number), DOT, (NAME, offset in the line)
-# or a Literal.
+class Postfix:
+    """A field of several tokens: tokens and operators in postfix order (a unary
+    operator is written ``u-`` or ``u#``)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: tuple) -> None:
+        self.items = items
 
 
-def _token(text: str | None, offset: int, radix: int):  # -> token | False
-    """The plan of one token; False if the number is not one the radix allows."""
+# A field of a plan: None (absent), an int (a number), DOT, (NAME, offset in the line),
+# a Literal, or a Postfix.
+
+
+def _field_plan(text: str | None, offset: int, radix: int):  # -> field | False
+    """The plan of a field, which starts at ``offset`` in its line; False if a number in
+    it is not one the radix allows."""
     if text is None:
         return None
-    c = text[0]
-    if c == "[":
-        inner = _token(text[1:-1], offset + 1, radix)
+    if text[0] == "[":
+        inner = _field_plan(text[1:-1], offset + 1, radix)
         return False if inner is False else Literal(inner, text[1:-1])
+    items: list = []
+    pending: list[str] = []  # binary operators not yet written out
+    for m in _TERMS.finditer(text):
+        unary, token, op = m.groups()
+        value = _token(token, offset + m.start(2), radix)
+        if value is False:
+            return False
+        items.append(value)
+        if unary:
+            items.append("u" + unary)
+        if op:
+            while pending and PREC[pending[-1]] >= PREC[op]:
+                items.append(pending.pop())
+            pending.append(op)
+    items += reversed(pending)
+    return items[0] if len(items) == 1 else _folded(items)
+
+
+def _folded(items: list):  # -> field
+    """A postfix field with the operators on numbers done now (``3-1`` is 2)."""
+    stack: list = []
+    for item in items:
+        if item.__class__ is str:
+            if item[0] == "u":
+                operand = stack[-1]
+                if operand.__class__ is int:
+                    stack[-1] = apply_operator(item[1], MASK36 if item[1] == "#" else 0, operand)
+                    continue
+            elif stack[-1].__class__ is int and stack[-2].__class__ is int:
+                value = apply_operator(item, stack[-2], stack[-1])
+                if value is not None:
+                    stack[-2:] = [value]
+                    continue
+            return Postfix(tuple(items))
+        stack.append(item)
+    return stack[0] if len(stack) == 1 else Postfix(tuple(items))
+
+
+def _token(text: str, offset: int, radix: int):  # -> token | False
+    """The plan of one token; False if the number is not one the radix allows."""
+    c = text[0]
     if "0" <= c <= "9":
         decimal = text[-1] == "."
         try:
@@ -91,15 +147,12 @@ def _bracket_end(line: str, start: int) -> int:
 
 
 def _field(line: str, start: int, radix: int) -> tuple | None:
-    """A plain ``\\`` field at ``start``: (its tokens, where it ends); None if not plain."""
+    """A plain ``\\`` field at ``start``: (its plan, where it ends); None if not plain."""
     m = _FIELD.match(line, start)
     if m is None:
         return None
-    left = _token(m.group(1), m.start(1), radix)
-    right = _token(m.group(3), m.start(3), radix)
-    if left is False or right is False:
-        return None
-    return (left, m.group(2), right), m.end()
+    field = _field_plan(m.group(1), m.start(1), radix)
+    return None if field is False else (field, m.end())
 
 
 def _call_scans(line: str, start: int, radix: int) -> tuple | None:
@@ -180,24 +233,21 @@ def make_plan(line: str, radix: int) -> tuple:
     """The plan of ``line`` (which ends with its line end) for numbers in ``radix``."""
     m = _INSTRUCTION.match(line)
     if m is not None:
-        labels, op, ac, indirect, addr, sign, offset, index, close = m.groups()
-        tokens = [
-            _token(text, m.start(group), radix)
-            for group, text in ((3, ac), (5, addr), (7, offset), (8, index))
+        labels, op, ac, indirect, addr, index, close = m.groups()
+        fields = [
+            _field_plan(text, m.start(group), radix)
+            for group, text in ((2, op), (3, ac), (5, addr), (6, index))
         ]
-        if not any(t is False for t in tokens):
-            op_token = _token(op, m.start(2), radix)
-            if op_token is not False:
-                return (INSTRUCTION, radix, m.end(), _labels(labels), op_token, *tokens,
-                        sign, bool(indirect), close is not None)  # fmt: skip
+        if not any(f is False for f in fields):
+            return (INSTRUCTION, radix, m.end(), _labels(labels), *fields, bool(indirect),
+                    close is not None)  # fmt: skip
     m = _CONDITIONAL.match(line)
     if m is not None:
-        name, left, sign, right = m.groups()
-        tokens = [_token(left, m.start(2), radix), _token(right, m.start(4), radix)]
-        if not any(t is False for t in tokens):
+        field = _field_plan(m.group(2), m.start(2), radix)
+        if field is not False:
             end = m.end()
             skip = _bracket_end(line, end) if line[end] == "[" else -1
-            return (CONDITIONAL, radix, end, name.upper(), *tokens, sign, skip)
+            return (CONDITIONAL, radix, end, m.group(1).upper(), field, skip)
     return (NONE, radix)
 
 
@@ -259,73 +309,103 @@ class FastLinesMixin:
             plan = self.plans[line] = make_plan(line, self.radix)
         return plan
 
-    def token_value(self, token, pos: int) -> int | None:
-        """A planned token's value now; None if it names a macro or pseudo-op."""
-        if token.__class__ is int:
-            return token
-        if token is DOT:
+    def field_value(self, field, pos: int) -> int | None:
+        """A planned field's value now; None if the general reader must read it (a name
+        that is a macro or pseudo-op, a division by zero)."""
+        cls = field.__class__
+        if cls is int:
+            return field
+        if cls is tuple:
+            name, offset = field
+            sym = self.symbols.get(name)
+            if sym is None or (sym.kind == VALUE and not sym.defpass):
+                return self.undefined(name, pos + offset)
+            if sym.kind == VALUE:
+                return sym.value
+            if sym.kind == SPECIAL:  # .RPCNT and the like
+                return getattr(self, sym.handler[0])()
+            return None
+        if field is DOT:
             return self.location_value()
-        if token.__class__ is Literal:
-            return self.literal_value(token, pos)
-        name, offset = token
-        sym = self.symbols.get(name)
-        if sym is None or (sym.kind == VALUE and not sym.defpass):
-            return self.undefined(name, pos + offset)
-        if sym.kind == VALUE:
-            return sym.value
-        if sym.kind == SPECIAL:  # .RPCNT and the like
-            return getattr(self, sym.handler[0])()
-        return None
+        if cls is Literal:
+            return self.literal_value(field, pos)
+        stack: list[int] = []
+        for item in field.items:
+            cls = item.__class__
+            if cls is int:
+                stack.append(item)
+            elif cls is str:
+                if item[0] == "u":
+                    op = item[1]
+                    stack[-1] = apply_operator(op, MASK36 if op == "#" else 0, stack[-1])
+                else:
+                    right = stack.pop()
+                    value = apply_operator(item, stack[-1], right)
+                    if value is None:
+                        return None  # a division by zero: the general reader reports it
+                    stack[-1] = value
+            else:
+                value = self.field_value(item, pos)
+                if value is None:
+                    return None
+                stack.append(value)
+        return stack[0]
 
-    def literal_value(self, token: Literal, pos: int) -> int | None:
+    def has_undefined(self, field) -> bool:
+        """Whether a planned field uses a symbol that has no value yet."""
+        cls = field.__class__
+        if cls is tuple:
+            sym = self.symbols.get(field[0])
+            return sym is None or (sym.kind == VALUE and not sym.defpass)
+        if cls is Postfix:
+            return any(self.has_undefined(i) for i in field.items if i.__class__ is not str)
+        if cls is Literal:
+            return self.has_undefined(field.inner)
+        return False
+
+    def literal_value(self, field: Literal, pos: int) -> int | None:
         """``[X]``: its address, the literal placed as :meth:`read_literal` places it."""
         if self.litsw:
             return None  # the general reader reports it
-        inner = token.inner
-        undefined = False
-        if inner.__class__ is tuple:
-            sym = self.symbols.get(inner[0])
-            undefined = sym is None or (sym.kind == VALUE and not sym.defpass)
-        word = self.token_value(inner, pos)
+        undefined = self.has_undefined(field.inner)
+        word = self.field_value(field.inner, pos)
         if word is None:
             return None
         if self.pass_no == 2 or not undefined:
             return self.place_literal((word,), [word])
-        return self.place_literal(((word,), token.text), [word])
+        return self.place_literal(((word,), field.text), [word])
 
     def planned_instruction(
         self, plan: tuple, pos: int, moved: int = 0, split: int = 1 << 30
     ) -> bool:
         """An instruction.  When a macro call's expansion stands in its line, the line's
         text from ``split`` on is the source's text ``moved`` characters on."""
-        _, _, end, labels, op, ac, addr, offset, index, sign, indirect, close = plan
-        if op.__class__ is int:
-            value = op
-            io = False
-        else:
+        _, _, end, labels, op, ac, addr, index, indirect, close = plan
+        io = 0
+        if op.__class__ is tuple:
             sym = self.symbols.get(op[0])
             if sym is None or sym.kind != VALUE or not sym.defpass:
                 return False
             value = sym.value
             io = sym.flags & F_IO
+        else:
+            if op.__class__ is Postfix and self.io_in(op):
+                return False
+            value = self.field_value(op, pos)
+            if value is None:
+                return False
         if close and not (self.cond_stack and self.cond_stack[-1]):
             return False  # only the end of a successful conditional may follow
         if ac is not None:
-            ac_value = self.token_value(ac, pos)
+            ac_value = self.field_value(ac, pos)
             if ac_value is None:
                 return False
-        addr_value = 0
         if addr is not None:
-            addr_value = self.token_value(addr, pos)
+            addr_value = self.field_value(addr, pos)
             if addr_value is None:
                 return False
-        if sign is not None:
-            offset_value = self.token_value(offset, pos)
-            if offset_value is None:
-                return False
-            addr_value += offset_value if sign == "+" else -offset_value
         if index is not None:
-            index_value = self.token_value(index, pos)
+            index_value = self.field_value(index, pos)
             if index_value is None:
                 return False
         for name, label_offset in labels:
@@ -336,7 +416,7 @@ class FastLinesMixin:
             self.w_io = bool(io)
             value = (value + self.ac_field(ac_value)) & MASK36
             self.w_io = False
-        if addr is not None or sign is not None:
+        if addr is not None:
             value = add_rh(value, addr_value)
         if index is not None:
             value = (value + swap(index_value)) & MASK36
@@ -345,20 +425,25 @@ class FastLinesMixin:
         self.emit(value)
         return True
 
+    def io_in(self, field: Postfix) -> bool:
+        """Whether an I/O instruction's name is in the field (which makes the word's AC
+        field a device code, as in the general reader)."""
+        for item in field.items:
+            if item.__class__ is tuple:
+                sym = self.symbols.get(item[0])
+                if sym is not None and sym.flags & F_IO:
+                    return True
+        return False
+
     def planned_conditional(self, plan: tuple, pos: int) -> bool:
         """``IFE A-B,`` (IFN, IFG ...) on plain symbols and numbers."""
-        _, _, end, name, left, right, sign, skip = plan
+        _, _, end, name, field, skip = plan
         sym = self.symbols.get(name)
         if sym is None or sym.kind != PSEUDO or sym.handler[0] != "p_if_arithmetic":
             return False
-        value = self.token_value(left, pos)
+        value = self.field_value(field, pos)
         if value is None:
             return False
-        if sign is not None:
-            other = self.token_value(right, pos)
-            if other is None:
-                return False
-            value = value + other if sign == "+" else value - other
         success = ARITHMETIC[name](to_signed(value & MASK36))
         if skip < 0:
             self.pos = pos + end
@@ -398,7 +483,7 @@ class FastLinesMixin:
                     if how == MORE:
                         status[k] = NULLSPECIFIED
                 else:
-                    if argument.__class__ is tuple:
+                    if argument.__class__ is not str:
                         argument = self.field_numeral(argument, pos)
                         if argument is None:
                             return False
@@ -459,24 +544,9 @@ class FastLinesMixin:
 
     def all_defined(self, plan: tuple) -> bool:
         """Whether every symbol of a planned instruction has a value now."""
-        for token in plan[4:9]:
-            if token.__class__ is Literal:
-                token = token.inner
-            if token.__class__ is tuple:
-                sym = self.symbols.get(token[0])
-                if sym is None or (sym.kind == VALUE and not sym.defpass):
-                    return False
-        return True
+        return not any(self.has_undefined(field) for field in plan[4:8])
 
-    def field_numeral(self, field: tuple, pos: int) -> str | None:
+    def field_numeral(self, field, pos: int) -> str | None:
         """A planned ``\\`` field's value as a numeral in the current radix."""
-        left, sign, right = field
-        value = self.token_value(left, pos)
-        if value is None:
-            return None
-        if sign is not None:
-            other = self.token_value(right, pos)
-            if other is None:
-                return None
-            value = value + other if sign == "+" else value - other
-        return numeral(value & MASK36, self.radix)
+        value = self.field_value(field, pos)
+        return None if value is None else numeral(value, self.radix)
