@@ -51,6 +51,7 @@ class Assembler(
         # Plain lines parsed once, as statements and as macro calls (midas.fastlines).
         self.plans: dict[str, tuple] = {}
         self.call_plans: dict[str, tuple] = {}
+        self.bodies: dict[tuple, tuple[str, int]] = {}  # IRP bodies read (see read_template)
         self.errors: dict[tuple, AsmError] = {}
         self.warnings: dict[tuple, AsmError] = {}
         self.old = old  # the 1960s dialect (--old)

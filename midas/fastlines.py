@@ -17,7 +17,7 @@ import re
 from .conditionals import ARITHMETIC
 from .expressions import INDIRECT, MASK36, PREC, add_rh, apply_operator, swap, to_signed
 from .macros import END_EOL, END_OTHER, MORE, NULLSPECIFIED, SPECIFIED, UNSPECIFIED
-from .source import FILE, MACRO, Frame
+from .source import EOF_CH, FILE, MACRO, Frame
 from .symbols import F_IO, F_PREDEF, PSEUDO, SPECIAL, VALUE
 from .symbols import MACRO as MACRO_SYM
 from .textcodes import numeral
@@ -44,7 +44,7 @@ _TERMS = re.compile(_TERM)
 _PLAIN_ARG = re.compile(r"[^,;\n]*")
 _BLANKS = re.compile(r"[ \t]*")
 _SKIP = re.compile(r"[ \t\n?]*")  # what separates statements (as midas.statements)
-_NOT_SIMPLE = frozenset(";]})>\x00")  # a comment, a closer, the end of the text
+_CLOSERS = frozenset(")>]")
 
 NONE, INSTRUCTION, CONDITIONAL = range(3)
 DOT = object()  # the token "."
@@ -247,7 +247,8 @@ def make_plan(line: str, radix: int) -> tuple:
         if field is not False:
             end = m.end()
             skip = _bracket_end(line, end) if line[end] == "[" else -1
-            return (CONDITIONAL, radix, end, m.group(1).upper(), field, skip)
+            name = m.group(1).upper()
+            return (CONDITIONAL, radix, end, name, field, skip, ARITHMETIC.get(name))
     return (NONE, radix)
 
 
@@ -281,16 +282,42 @@ class FastLinesMixin:
             elif not self.any_call(line, pos):
                 return done
             done = True
-            if self.text is not text:
-                return True  # a call: its expansion is read by the general loop
-            # The next statement, if it begins simply (what next_statement would skip).
-            pos = _SKIP.match(text, self.pos).end()
-            if text[pos] in _NOT_SIMPLE:
+            if not self.next_plain_statement():
                 return True
-            self.pos = pos
-            self.undef = False
-            frame = self.frames[-1]
-            self.stmt_site = (frame.source, pos) if frame.kind == FILE else frame.site
+
+    def next_plain_statement(self) -> bool:
+        """Go to the next statement as :meth:`next_statement` does at top level; False
+        (with the place left where the general loop finds what to do) unless it begins
+        with something a plan may stand for."""
+        cond_stack = self.cond_stack
+        while True:
+            text = self.text
+            pos = _SKIP.match(text, self.pos).end()
+            c = text[pos]
+            if c == ";":  # a comment, to the end of the line
+                eol = text.find("\n", pos)
+                if eol < 0:
+                    self.pos = pos
+                    return False
+                self.pos = eol
+            elif c == "]" and cond_stack and cond_stack[-1]:
+                self.pos = pos
+                self.close_conditional()
+            elif c == "}":
+                self.pos = pos + 1
+            elif c == EOF_CH:
+                self.pos = pos
+                if not self.pop_frame():
+                    return False
+            elif c in _CLOSERS:
+                self.pos = pos
+                return False
+            else:
+                self.pos = pos
+                self.undef = False
+                frame = self.frames[-1]
+                self.stmt_site = (frame.source, pos) if frame.kind == FILE else frame.site
+                return True
 
     def any_call(self, line: str, pos: int) -> bool:
         """The line as one of the plain macro calls it may be."""
@@ -437,14 +464,14 @@ class FastLinesMixin:
 
     def planned_conditional(self, plan: tuple, pos: int) -> bool:
         """``IFE A-B,`` (IFN, IFG ...) on plain symbols and numbers."""
-        _, _, end, name, field, skip = plan
+        _, _, end, name, field, skip, test = plan
         sym = self.symbols.get(name)
         if sym is None or sym.kind != PSEUDO or sym.handler[0] != "p_if_arithmetic":
             return False
-        value = self.field_value(field, pos)
+        value = field if field.__class__ is int else self.field_value(field, pos)
         if value is None:
             return False
-        success = ARITHMETIC[name](to_signed(value & MASK36))
+        success = test(to_signed(value & MASK36))
         if skip < 0:
             self.pos = pos + end
             self.conditional(success)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from .expressions import SQUOZE, to_signed
-from .macros import END_EOL, MORE, template
+from .macros import END_EOL, MORE
 from .source import EOF_CH, IRP, MACRO, REPEAT, Frame
 from .symbols import key, pseudo, special
 
@@ -77,10 +77,9 @@ class LoopMixin:
             for dummy in (first, second):
                 if dummy:
                     names.setdefault(dummy, len(names))
-        parts = self.read_body(names, start)
-        if parts is None:
+        body = self.read_template(names, start)
+        if body is None:
             return
-        body = template(parts)
         columns = [self.irp_split(name, text, limits) for _f, _s, text in groups]
         passes = max((len(col) for col in columns), default=0)
         texts = []

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from .expressions import SQUOZE
-from .source import EOF_CH, MACRO, TEXT, Frame
+from .source import EOF_CH, FILE, MACRO, TEXT, Frame
 from .symbols import MACRO as MACRO_SYM
 from .symbols import Sym, key, pseudo, special
 from .textcodes import numeral
@@ -190,6 +190,27 @@ class MacroMixin:
             elif word in TERMIN_OPENERS:
                 depth += 1
             pos = m.end()
+
+    def read_template(self, dummies: dict[str, int], start: int) -> str | None:
+        """:meth:`read_body` as a template.  A body read from an expansion is kept by the
+        text it was read from, so that the next expansion of the same text (an IRP in a
+        macro called again) does not read it again."""
+        key = None
+        if self.frames[-1].kind != FILE:
+            key = (tuple(dummies), self.text[self.pos :])
+            known = self.bodies.get(key)
+            if known is not None:
+                body, length = known
+                self.pos += length
+                return body
+        text, pos = self.text, self.pos
+        parts = self.read_body(dummies, start)
+        if parts is None:
+            return None
+        body = template(parts)
+        if key is not None and self.text is text:  # read from this text alone
+            self.bodies[key] = (body, self.pos - pos)
+        return body
 
     @pseudo("TERMIN")
     def p_termin(self, name: str) -> None:
