@@ -18,7 +18,7 @@ from .conditionals import ARITHMETIC
 from .expressions import INDIRECT, MASK36, PREC, add_rh, apply_operator, swap, to_signed
 from .macros import END_EOL, END_OTHER, MORE, NULLSPECIFIED, SPECIFIED, UNSPECIFIED
 from .source import EOF_CH, FILE, MACRO, Frame
-from .symbols import F_IO, F_PREDEF, PSEUDO, SPECIAL, VALUE
+from .symbols import F_IO, F_PREDEF, P_INLINE, PSEUDO, SPECIAL, VALUE, Sym
 from .symbols import MACRO as MACRO_SYM
 from .textcodes import numeral
 
@@ -217,15 +217,21 @@ def _labels(text: str) -> tuple:
 def _calls(line: str, radix: int) -> tuple:
     """The ways the line may be a plain macro call: ``(labels, name, start, end, scans,
     operand)``, the name at ``start``-``end`` either beginning the statement (after its
-    labels) or, ``operand``, standing where an instruction's address would."""
+    labels) or, ``operand``, standing where an instruction's address would.  A name
+    beginning the statement with ``scans`` None may still be an inline pseudo-op."""
     calls = []
     for pattern, operand in ((_CALL, False), (_OPERAND_CALL, True)):
         m = pattern.match(line)
-        if m is not None:
-            scans = _call_scans(line, m.end(), radix)
-            if scans is not None:
-                name = m.group(2)[:6].upper()
-                calls.append((_labels(m.group(1)), name, m.start(2), m.end(), scans, operand))
+        if m is None:
+            continue
+        end = m.end()
+        c = line[end]
+        if c in ":='\"" or (c in " \t" and line[_BLANKS.match(line, end).end()] == "="):
+            continue  # a label, an assignment, a variable or global mark
+        scans = _call_scans(line, end, radix)
+        if scans is not None or not operand:
+            name = m.group(2)[:6].upper()
+            calls.append((_labels(m.group(1)), name, m.start(2), end, scans, operand))
     return tuple(calls)
 
 
@@ -282,6 +288,8 @@ class FastLinesMixin:
             elif not self.any_call(line, pos):
                 return done
             done = True
+            if self.top.sizes:
+                return True  # .BYTE: the words are bytes, which plans do not pack
             if not self.next_plain_statement():
                 return True
 
@@ -492,7 +500,11 @@ class FastLinesMixin:
         it holds are the same whether or not the call began one."""
         labels, name, start, name_end, scans, operand = call
         sym = self.symbols.get(name)
-        if sym is None or sym.kind != MACRO_SYM:
+        if sym is None:
+            return False
+        if sym.kind == PSEUDO and not operand:
+            return self.planned_pseudo(sym, labels, name, pos, start, name_end)
+        if sym.kind != MACRO_SYM or scans is None:
             return False
         macro = sym.macro
         if not (macro.one_line or (macro.simple_call and not operand)):
@@ -529,6 +541,22 @@ class FastLinesMixin:
         site = (frame.source, pos + start) if frame.kind == FILE else frame.site
         self.pos = pos + end
         self.push_frame(Frame(MACRO, macro.body.format(*args), site, name))
+        return True
+
+    def planned_pseudo(
+        self, sym: Sym, labels: tuple, name: str, pos: int, start: int, end: int
+    ) -> bool:
+        """An inline pseudo-op beginning a statement (REPEAT, IRP, a conditional ...),
+        done as :meth:`pseudo_op` does it there: what follows is the next statement."""
+        method, category = sym.handler
+        if category != P_INLINE:
+            return False
+        for label, offset in labels:
+            self.define_label(label, pos + offset, False, 0)
+        self.pos = pos + end
+        self.pseudo_start = pos + start
+        self.at_start = False
+        getattr(self, method)(name)
         return True
 
     def substituted_call(self, line: str, pos: int, start: int, end: int, exp: str) -> bool:

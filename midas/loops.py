@@ -45,7 +45,7 @@ class LoopMixin:
         if count > 0 and body:
             frame = Frame(REPEAT, body + EOF_CH, self.site(start), "")
             frame.passes = count
-            frame.body = body
+            frame.body = frame.text
             self.push_frame(frame)
 
     @special(".RPCNT")
@@ -91,9 +91,9 @@ class LoopMixin:
                     args[names[second]] = b
                 if first:
                     args[names[first]] = a
-            texts.append(body.format(*args))
+            texts.append(body.format(*args) + EOF_CH)
         if texts:
-            frame = Frame(IRP, texts[0] + EOF_CH, self.site(start), name)
+            frame = Frame(IRP, texts[0], self.site(start), name)
             frame.passes = texts
             self.push_frame(frame)
 

@@ -82,7 +82,7 @@ class Frame:
         self.name = name
         self.count = 0  # loops: completed passes
         self.passes: list[str] | int = 0  # REPEAT: count; IRP: one text per pass
-        self.body = ""  # REPEAT: the text repeated
+        self.body = ""  # REPEAT: the text repeated (texts of passes end with EOF_CH)
         self.cond_depth = 0  # conditional-bracket depth when pushed
         self.finished = False  # loops stopped by .ISTOP
 
@@ -129,7 +129,7 @@ class ReaderMixin:
                 more = frame.count < len(passes)
                 text = passes[frame.count] if more else ""
             if more:
-                frame.text = self.text = text + EOF_CH
+                frame.text = self.text = text
                 frame.pos = self.pos = 0
                 return True
         if len(self.frames) == 1:
