@@ -44,7 +44,7 @@ _TERMS = re.compile(_TERM)
 _PLAIN_ARG = re.compile(r"[^,;\n]*")
 _BLANKS = re.compile(r"[ \t]*")
 _SKIP = re.compile(r"[ \t\n?]*")  # what separates statements (as midas.statements)
-_CLOSERS = frozenset(")>]")
+_SPECIAL = frozenset(";]})>\x00")  # after the blanks: not the start of a statement
 
 NONE, INSTRUCTION, CONDITIONAL = range(3)
 DOT = object()  # the token "."
@@ -265,9 +265,11 @@ class FastLinesMixin:
 
     def simple_statement(self) -> bool:
         """Assemble the statement here in one step if it is a plain line, exactly as the
-        general reader would, and the plain statements after it in the same text; False
-        (having done nothing) if it is not one."""
+        general reader would, and the plain statements after it; False (having done
+        nothing) if it is not one."""
         done = False
+        plans = self.plans
+        skip = _SKIP.match
         while True:
             text = self.text
             pos = self.pos
@@ -275,57 +277,45 @@ class FastLinesMixin:
             if eol < 0:
                 return done
             line = text[pos : eol + 1]
-            plan = self.plans.get(line)
+            plan = plans.get(line)
             if plan is None or plan[1] != self.radix:
-                plan = self.plans[line] = make_plan(line, self.radix)
+                plan = plans[line] = make_plan(line, self.radix)
             kind = plan[0]
-            if kind == INSTRUCTION:
-                if not self.planned_instruction(plan, pos) and not self.any_call(line, pos):
-                    return done
-            elif kind == CONDITIONAL:
-                if not self.planned_conditional(plan, pos) and not self.any_call(line, pos):
-                    return done
-            elif not self.any_call(line, pos):
+            if kind == CONDITIONAL:
+                ok = self.planned_conditional(plan, pos)
+            elif kind == INSTRUCTION:
+                ok = self.planned_instruction(plan, pos)
+            else:
+                ok = False
+            if not ok and not self.any_call(line, pos):
                 return done
             done = True
             if self.top.sizes:
                 return True  # .BYTE: the words are bytes, which plans do not pack
-            if not self.next_plain_statement():
-                return True
-
-    def next_plain_statement(self) -> bool:
-        """Go to the next statement as :meth:`next_statement` does at top level; False
-        (with the place left where the general loop finds what to do) unless it begins
-        with something a plan may stand for."""
-        cond_stack = self.cond_stack
-        while True:
-            text = self.text
-            pos = _SKIP.match(text, self.pos).end()
-            c = text[pos]
-            if c == ";":  # a comment, to the end of the line
-                eol = text.find("\n", pos)
-                if eol < 0:
-                    self.pos = pos
-                    return False
-                self.pos = eol
-            elif c == "]" and cond_stack and cond_stack[-1]:
+            # On to the next statement, as next_statement goes at top level; the general
+            # loop takes over where something other than a statement begins.
+            while True:
+                text = self.text
+                pos = skip(text, self.pos).end()
+                c = text[pos]
+                if c not in _SPECIAL:
+                    break
                 self.pos = pos
-                self.close_conditional()
-            elif c == "}":
-                self.pos = pos + 1
-            elif c == EOF_CH:
-                self.pos = pos
-                if not self.pop_frame():
-                    return False
-            elif c in _CLOSERS:
-                self.pos = pos
-                return False
-            else:
-                self.pos = pos
-                self.undef = False
-                frame = self.frames[-1]
-                self.stmt_site = (frame.source, pos) if frame.kind == FILE else frame.site
-                return True
+                if c == ";":  # a comment, to the end of the line
+                    eol = text.find("\n", pos)
+                    if eol < 0:
+                        return True
+                    self.pos = eol
+                elif c == "]" and self.cond_stack and self.cond_stack[-1]:
+                    self.close_conditional()
+                elif c == "}":
+                    self.pos = pos + 1
+                elif c != EOF_CH or not self.pop_frame():
+                    return True
+            self.pos = pos
+            self.undef = False
+            frame = self.frames[-1]
+            self.stmt_site = (frame.source, pos) if frame.kind == FILE else frame.site
 
     def any_call(self, line: str, pos: int) -> bool:
         """The line as one of the plain macro calls it may be."""
@@ -476,10 +466,13 @@ class FastLinesMixin:
         sym = self.symbols.get(name)
         if sym is None or sym.kind != PSEUDO or sym.handler[0] != "p_if_arithmetic":
             return False
-        value = field if field.__class__ is int else self.field_value(field, pos)
-        if value is None:
-            return False
-        success = test(to_signed(value & MASK36))
+        if field.__class__ is int:
+            success = test(to_signed(field))
+        else:
+            value = self.field_value(field, pos)
+            if value is None:
+                return False
+            success = test(to_signed(value & MASK36))
         if skip < 0:
             self.pos = pos + end
             self.conditional(success)
