@@ -41,6 +41,7 @@ _CALL = re.compile(rf"{_LABELS}({_NAME})")
 _OPERAND_CALL = re.compile(rf"{_LABELS}{_EXPR}[ \t]+(?:{_EXPR},)?@?({_NAME})")
 _FIELD = re.compile(rf"[ \t]*({_EXPR})(?=[ \t,;\n\]>)}}])")
 _TERMS = re.compile(_TERM)
+_ONE_TOKEN = re.compile(_TOKEN)
 _PLAIN_ARG = re.compile(r"[^,;\n]*")
 _BLANKS = re.compile(r"[ \t]*")
 _SKIP = re.compile(r"[ \t\n?]*")  # what separates statements (as midas.statements)
@@ -82,6 +83,8 @@ def _field_plan(text: str | None, offset: int, radix: int):  # -> field | False
     if text[0] == "[":
         inner = _field_plan(text[1:-1], offset + 1, radix)
         return False if inner is False else Literal(inner, text[1:-1])
+    if _ONE_TOKEN.fullmatch(text):
+        return _token(text, offset, radix)
     items: list = []
     pending: list[str] = []  # binary operators not yet written out
     for m in _TERMS.finditer(text):
