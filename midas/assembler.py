@@ -51,7 +51,9 @@ class Assembler(
         # Plain lines parsed once, as statements and as macro calls (midas.fastlines).
         self.plans: dict[str, tuple] = {}
         self.call_plans: dict[str, tuple] = {}
-        self.bodies: dict[tuple, tuple[str, int]] = {}  # IRP bodies read (see read_template)
+        # IRP bodies and passes read from expansions, by their text (midas.loops).
+        self.bodies: dict[tuple, tuple[str, int]] = {}
+        self.irps: dict[tuple, tuple[list[str], int]] = {}
         self.errors: dict[tuple, AsmError] = {}
         self.warnings: dict[tuple, AsmError] = {}
         self.old = old  # the 1960s dialect (--old)

@@ -197,7 +197,7 @@ class MacroMixin:
         macro called again) does not read it again."""
         key = None
         if self.frames[-1].kind != FILE:
-            key = (tuple(dummies), self.text[self.pos :])
+            key = (tuple(dummies), self.text_key(self.pos))
             known = self.bodies.get(key)
             if known is not None:
                 body, length = known
