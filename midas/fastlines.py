@@ -261,6 +261,12 @@ def make_plan(line: str, radix: int) -> tuple:
     return (NONE, radix)
 
 
+def _place(pos: int, offset: int, moved: int, split: int) -> int:
+    """Where an offset in a line stands in the source: a line with an expansion in it is
+    the source's text ``moved`` characters on from ``split``."""
+    return pos + offset if offset < split else pos + offset - moved
+
+
 class FastLinesMixin:
     """The one-step reading of plain lines (mixed into the assembler)."""
 
@@ -322,13 +328,17 @@ class FastLinesMixin:
 
     def any_call(self, line: str, pos: int) -> bool:
         """The line as one of the plain macro calls it may be."""
-        calls = self.call_plans.get(line)
-        if calls is None or calls[0] != self.radix:
-            calls = self.call_plans[line] = (self.radix, *_calls(line, self.radix))
-        for call in calls[1:]:
+        for call in self.calls_of(line)[1:]:
             if self.planned_call(call, line, pos):
                 return True
         return False
+
+    def calls_of(self, line: str) -> tuple:
+        """The radix and the call plans of a line, made the first time it is seen."""
+        calls = self.call_plans.get(line)
+        if calls is None or calls[0] != self.radix:
+            calls = self.call_plans[line] = (self.radix, *_calls(line, self.radix))
+        return calls
 
     def plan_of(self, line: str) -> tuple:
         """The plan of a line, made the first time it is seen (in the current radix)."""
@@ -437,8 +447,7 @@ class FastLinesMixin:
             if index_value is None:
                 return False
         for name, label_offset in labels:
-            at = pos + label_offset
-            self.define_label(name, at if label_offset < split else at - moved, False, 0)
+            self.define_label(name, _place(pos, label_offset, moved, split), False, 0)
         self.pos = pos + end - moved
         if ac is not None:
             self.w_io = bool(io)
@@ -489,21 +498,28 @@ class FastLinesMixin:
             self.pos = pos + skip
         return True
 
-    def planned_call(self, call: tuple, line: str, pos: int) -> bool:
+    def planned_call(
+        self, call: tuple, line: str, pos: int, moved: int = 0, split: int = 1 << 30
+    ) -> bool:
         """A macro call whose arguments are all read the normal way.  A body of one line
         stands for its text: see :meth:`substituted_call`.  Otherwise the call must
         begin the statement and the body end with a line end, so that the statements
-        it holds are the same whether or not the call began one."""
+        it holds are the same whether or not the call began one.  ``moved`` and
+        ``split``: as for :meth:`planned_instruction` (then the call is all text)."""
         labels, name, start, name_end, scans, operand = call
         sym = self.symbols.get(name)
         if sym is None:
             return False
         if sym.kind == PSEUDO and not operand:
-            return self.planned_pseudo(sym, labels, name, pos, start, name_end)
+            return self.planned_pseudo(sym, labels, name, pos, start, name_end, moved, split)
         if sym.kind != MACRO_SYM or scans is None:
             return False
         macro = sym.macro
-        if not (macro.one_line or (macro.simple_call and not operand)):
+        if moved:
+            if not macro.simple_call or any(arg[0].__class__ not in (str, type(None))
+                                            for arg in scans):  # fmt: skip
+                return False
+        elif not (macro.one_line or (macro.simple_call and not operand)):
             return False
         dummies = macro.dummies
         n = len(dummies)
@@ -532,25 +548,27 @@ class FastLinesMixin:
             return self.substituted_call(line, pos, start, end, expansion)
         args = self.filled_arguments(dummies, values, status) if n else []
         for label, offset in labels:
-            self.define_label(label, pos + offset, False, 0)
+            self.define_label(label, _place(pos, offset, moved, split), False, 0)
         frame = self.frames[-1]
-        site = (frame.source, pos + start) if frame.kind == FILE else frame.site
-        self.pos = pos + end
+        at = _place(pos, start, moved, split)
+        site = (frame.source, at) if frame.kind == FILE else frame.site
+        self.pos = _place(pos, end, moved, split)
         self.push_frame(Frame(MACRO, macro.body.format(*args), site, name))
         return True
 
     def planned_pseudo(
-        self, sym: Sym, labels: tuple, name: str, pos: int, start: int, end: int
-    ) -> bool:
+        self, sym: Sym, labels: tuple, name: str, pos: int, start: int, end: int,
+        moved: int, split: int,
+    ) -> bool:  # fmt: skip
         """An inline pseudo-op beginning a statement (REPEAT, IRP, a conditional ...),
         done as :meth:`pseudo_op` does it there: what follows is the next statement."""
         method, category = sym.handler
         if category != P_INLINE:
             return False
         for label, offset in labels:
-            self.define_label(label, pos + offset, False, 0)
-        self.pos = pos + end
-        self.pseudo_start = pos + start
+            self.define_label(label, _place(pos, offset, moved, split), False, 0)
+        self.pos = _place(pos, end, moved, split)
+        self.pseudo_start = _place(pos, start, moved, split)
         self.at_start = False
         getattr(self, method)(name)
         return True
@@ -572,15 +590,27 @@ class FastLinesMixin:
             rest_pos = pos + end
             rest = line[end:]
         split = start + len(exp)
-        plan = self.plan_of(line[:start] + exp + rest)
-        if plan[0] != INSTRUCTION or plan[2] < split:
+        moved = pos + split - rest_pos
+        synthetic = line[:start] + exp + rest
+        plan = self.plan_of(synthetic)
+        if plan[0] != INSTRUCTION:
+            # Perhaps labels and a call or pseudo-op, its name after the expansion.
+            for call in self.calls_of(synthetic)[1:]:
+                labels, _name, name_start = call[:3]
+                if name_start >= split and not call[5] and not self.clashes(labels, start, split):
+                    return self.planned_call(call, synthetic, pos, moved, split)
+            return False
+        if plan[2] < split:
             return False
         if self.pass_no == 2 and not self.all_defined(plan):
             return False
-        for label, offset in plan[3]:
-            if start <= offset < split and self.label_clash(label):
-                return False
-        return self.planned_instruction(plan, pos, pos + split - rest_pos, split)
+        if self.clashes(plan[3], start, split):
+            return False
+        return self.planned_instruction(plan, pos, moved, split)
+
+    def clashes(self, labels: tuple, start: int, split: int) -> bool:
+        """Whether a label the expansion (``start``-``split``) defines would be an error."""
+        return any(start <= offset < split and self.label_clash(label) for label, offset in labels)
 
     def label_clash(self, name: str) -> bool:
         """Whether defining the label here is an error (multiply defined, phase)."""
