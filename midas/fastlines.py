@@ -290,17 +290,15 @@ class FastLinesMixin:
             if plan is None or plan[1] != self.radix:
                 plan = plans[line] = make_plan(line, self.radix)
             kind = plan[0]
-            if kind == CONDITIONAL:
-                ok = self.planned_conditional(plan, pos)
-            elif kind == INSTRUCTION:
-                ok = self.planned_instruction(plan, pos)
-            else:
-                ok = False
-            if not ok and not self.any_call(line, pos):
-                return done
+            if not (
+                (kind == CONDITIONAL and self.planned_conditional(plan, pos))
+                or (kind == INSTRUCTION and self.planned_instruction(plan, pos))
+            ):
+                if not self.any_call(line, pos):
+                    return done
+                if self.top.sizes:
+                    return True  # .BYTE: the words are bytes, which plans do not pack
             done = True
-            if self.top.sizes:
-                return True  # .BYTE: the words are bytes, which plans do not pack
             # On to the next statement, as next_statement goes at top level; the general
             # loop takes over where something other than a statement begins.
             while True:
@@ -434,16 +432,17 @@ class FastLinesMixin:
                 return False
         if close and not (self.cond_stack and self.cond_stack[-1]):
             return False  # only the end of a successful conditional may follow
+        value_of = self.field_value
         if ac is not None:
-            ac_value = self.field_value(ac, pos)
+            ac_value = value_of(ac, pos)
             if ac_value is None:
                 return False
         if addr is not None:
-            addr_value = self.field_value(addr, pos)
+            addr_value = value_of(addr, pos)
             if addr_value is None:
                 return False
         if index is not None:
-            index_value = self.field_value(index, pos)
+            index_value = value_of(index, pos)
             if index_value is None:
                 return False
         for name, label_offset in labels:
