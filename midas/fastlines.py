@@ -216,14 +216,20 @@ def _call_scans(line: str, start: int, radix: int) -> tuple | None:
 
 def _labels(text: str) -> tuple:
     """(NAME, offset) of each label in the labels at the start of a line."""
+    if not text:
+        return ()
     return tuple((m.group(1)[:6].upper(), m.start()) for m in _LABEL.finditer(text))
 
 
-def _calls(line: str, radix: int) -> tuple:
-    """The ways the line may be a plain macro call: ``(labels, name, start, end, scans,
-    operand)``, the name at ``start``-``end`` either beginning the statement (after its
-    labels) or, ``operand``, standing where an instruction's address would.  A name
-    beginning the statement with ``scans`` None may still be an inline pseudo-op."""
+UNREAD = object()  # a call's arguments not scanned yet
+
+
+def _calls(line: str) -> tuple:
+    """The ways the line may be a plain macro call: ``[labels, name, start, end, scans,
+    operand]``, the name at ``start``-``end`` either beginning the statement (after its
+    labels) or, ``operand``, standing where an instruction's address would.  The scans
+    (see :func:`_call_scans`) are made when the name is first found to be a macro's; a
+    name beginning the statement may also be an inline pseudo-op's."""
     calls = []
     for pattern, operand in ((_CALL, False), (_OPERAND_CALL, True)):
         m = pattern.match(line)
@@ -233,10 +239,8 @@ def _calls(line: str, radix: int) -> tuple:
         c = line[end]
         if c in ":='\"" or (c in " \t" and line[_BLANKS.match(line, end).end()] == "="):
             continue  # a label, an assignment, a variable or global mark
-        scans = _call_scans(line, end, radix)
-        if scans is not None or not operand:
-            name = m.group(2)[:6].upper()
-            calls.append((_labels(m.group(1)), name, m.start(2), end, scans, operand))
+        name = m.group(2)[:6].upper()
+        calls.append([_labels(m.group(1)), name, m.start(2), end, UNREAD, operand])
     return tuple(calls)
 
 
@@ -337,7 +341,7 @@ class FastLinesMixin:
         """The radix and the call plans of a line, made the first time it is seen."""
         calls = self.call_plans.get(line)
         if calls is None or calls[0] != self.radix:
-            calls = self.call_plans[line] = (self.radix, *_calls(line, self.radix))
+            calls = self.call_plans[line] = (self.radix, *_calls(line))
         return calls
 
     def plan_of(self, line: str) -> tuple:
@@ -513,7 +517,11 @@ class FastLinesMixin:
             return False
         if sym.kind == PSEUDO and not operand:
             return self.planned_pseudo(sym, labels, name, pos, start, name_end, moved, split)
-        if sym.kind != MACRO_SYM or scans is None:
+        if sym.kind != MACRO_SYM:
+            return False
+        if scans is UNREAD:
+            scans = call[4] = _call_scans(line, name_end, self.radix)
+        if scans is None:
             return False
         macro = sym.macro
         if moved:
