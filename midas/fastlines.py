@@ -25,7 +25,8 @@ from .symbols import MACRO as MACRO_SYM
 from .textcodes import numeral
 
 _NAME = r"\.?[A-Za-z$%][A-Za-z0-9$%.]*"
-_TOKEN = rf"(?:{_NAME}|[0-9]+\.?|\.)"
+HOLE = "\x01"  # in a line planned with a hole where a one-token expansion goes
+_TOKEN = rf"(?:{_NAME}|[0-9]+\.?|\.|{HOLE})"
 # A field of plain tokens and binary operators, each token perhaps negated or
 # complemented: "A", "FOO+2", "-1", ".RPCNT&7+1", "#X&777".
 _TERM = r"([-#]?)(" + _TOKEN + r")([-+*/&#\\_]?)"
@@ -51,6 +52,7 @@ _SPECIAL = frozenset(";]})>\x00")  # after the blanks: not the start of a statem
 
 NONE, INSTRUCTION, CONDITIONAL = range(3)
 DOT = object()  # the token "."
+HOLE_TOKEN = object()  # the token HOLE
 
 
 class Literal:
@@ -137,6 +139,8 @@ def _token(text: str, offset: int, radix: int):  # -> token | False
         return value if value <= MASK36 else False
     if text == ".":
         return DOT
+    if text == HOLE:
+        return HOLE_TOKEN
     return (text[:6].upper(), offset)
 
 
@@ -371,6 +375,8 @@ class FastLinesMixin:
             return self.location_value()
         if cls is Literal:
             return self.literal_value(field, pos)
+        if cls is not Postfix:
+            return None  # a hole
         stack: list[int] = []
         for item in field.items:
             cls = item.__class__
@@ -596,6 +602,10 @@ class FastLinesMixin:
                 return False
             rest = text[rest_pos : eol + 1]
         else:
+            if _ONE_TOKEN.fullmatch(exp):
+                planned = self.planned_with_token(line, pos, start, end, exp)
+                if planned is not None:
+                    return planned
             rest_pos = pos + end
             rest = line[end:]
         split = start + len(exp)
@@ -616,6 +626,27 @@ class FastLinesMixin:
         if self.clashes(plan[3], start, split):
             return False
         return self.planned_instruction(plan, pos, moved, split)
+
+    def planned_with_token(
+        self, line: str, pos: int, start: int, end: int, exp: str
+    ) -> bool | None:
+        """:meth:`substituted_call` when the expansion is one token that makes a whole
+        field of an instruction (``MOVE A,CONC OX,\\5``): the line is planned once,
+        with a hole where the call stands, for every token that fills it.  None when
+        that is not the case."""
+        plan = self.plan_of(line[:start] + HOLE + line[end:])
+        if plan[0] != INSTRUCTION or plan[2] <= start:
+            return None
+        fields = list(plan[4:8])
+        holes = [k for k, field in enumerate(fields) if field is HOLE_TOKEN]
+        token = _token(exp, start, self.radix)
+        if len(holes) != 1 or token is False:
+            return None
+        fields[holes[0]] = token
+        filled = (*plan[:4], *fields, *plan[8:])
+        if self.pass_no == 2 and not self.all_defined(filled):
+            return False
+        return self.planned_instruction(filled, pos, start + 1 - end, start + 1)
 
     def clashes(self, labels: tuple, start: int, split: int) -> bool:
         """Whether a label the expansion (``start``-``split``) defines would be an error."""
