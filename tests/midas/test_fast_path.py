@@ -1,5 +1,7 @@
 """The one-step reader of plain instruction lines must agree with the general reader."""
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -179,3 +181,17 @@ def test_generated_expansions_agree(body: list[str]) -> None:
 )
 def test_expansion_sources_agree(source: str) -> None:
     same(source)
+
+
+def test_the_chess_program_agrees() -> None:
+    from midas import assemble_file
+
+    main = Path(__file__).resolve().parents[2] / "machack" / "src" / "machack.mid"
+    fast = assemble_file(main)
+    Assembler.fast_statements = False
+    try:
+        slow = assemble_file(main)
+    finally:
+        Assembler.fast_statements = True
+    assert not fast.errors and fast.words == slow.words
+    assert fast.symbols == slow.symbols and fast.line_map == slow.line_map
