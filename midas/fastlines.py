@@ -231,9 +231,10 @@ UNREAD = object()  # a call's arguments not scanned yet
 def _calls(line: str) -> tuple:
     """The ways the line may be a plain macro call: ``[labels, name, start, end, scans,
     operand]``, the name at ``start``-``end`` either beginning the statement (after its
-    labels) or, ``operand``, standing where an instruction's address would.  The scans
-    (see :func:`_call_scans`) are made when the name is first found to be a macro's; a
-    name beginning the statement may also be an inline pseudo-op's."""
+    labels) or, ``operand``, standing where an instruction's address would.  The labels
+    (their text until :func:`_labels` is needed) and the scans (see :func:`_call_scans`)
+    are made when the name is first found to be a macro's or a pseudo-op's; a name
+    beginning the statement may also be an inline pseudo-op's."""
     calls = []
     for pattern, operand in ((_CALL, False), (_OPERAND_CALL, True)):
         m = pattern.match(line)
@@ -244,7 +245,7 @@ def _calls(line: str) -> tuple:
         if c in ":='\"" or (c in " \t" and line[_BLANKS.match(line, end).end()] == "="):
             continue  # a label, an assignment, a variable or global mark
         name = m.group(2)[:6].upper()
-        calls.append([_labels(m.group(1)), name, m.start(2), end, UNREAD, operand])
+        calls.append([m.group(1), name, m.start(2), end, UNREAD, operand])
     return tuple(calls)
 
 
@@ -254,7 +255,7 @@ def make_plan(line: str, radix: int) -> tuple:
     if m is not None:
         labels, op, ac, indirect, addr, index, close = m.groups()
         fields = [
-            _field_plan(text, m.start(group), radix)
+            None if text is None else _field_plan(text, m.start(group), radix)
             for group, text in ((2, op), (3, ac), (5, addr), (6, index))
         ]
         if not any(f is False for f in fields):
@@ -521,6 +522,8 @@ class FastLinesMixin:
         sym = self.symbols.get(name)
         if sym is None:
             return False
+        if labels.__class__ is str:
+            labels = call[0] = _labels(labels)
         if sym.kind == PSEUDO and not operand:
             return self.planned_pseudo(sym, labels, name, pos, start, name_end, moved, split)
         if sym.kind != MACRO_SYM:
@@ -615,8 +618,10 @@ class FastLinesMixin:
         if plan[0] != INSTRUCTION:
             # Perhaps labels and a call or pseudo-op, its name after the expansion.
             for call in self.calls_of(synthetic)[1:]:
-                labels, _name, name_start = call[:3]
-                if name_start >= split and not call[5] and not self.clashes(labels, start, split):
+                name_start = call[2]
+                if call[0].__class__ is str:
+                    call[0] = _labels(call[0])
+                if name_start >= split and not call[5] and not self.clashes(call[0], start, split):
                     return self.planned_call(call, synthetic, pos, moved, split)
             return False
         if plan[2] < split:
