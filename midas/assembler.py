@@ -18,6 +18,7 @@ from .data import DataMixin
 from .definitions import DefinitionMixin
 from .errors import AsmError, AssemblyAbort, EndOfPass
 from .expressions import MASK18, ExpressionMixin, to_signed
+from .fastlines import FastLinesMixin
 from .literals import ConstantsArea, ConstantsMixin
 from .loops import LoopMixin
 from .macros import MacroMixin
@@ -33,6 +34,7 @@ class Assembler(
     ExpressionMixin,
     DefinitionMixin,
     StatementMixin,
+    FastLinesMixin,
     ConstantsMixin,
     ConditionalMixin,
     MacroMixin,
@@ -42,13 +44,20 @@ class Assembler(
 ):
     """Assembles one main source file (and what it inserts) in two passes."""
 
-    def __init__(self, main: SourceFile, old_literals: bool = False) -> None:
+    def __init__(self, main: SourceFile, old: bool = False) -> None:
         self.main = main
         self.sources: dict[Path | str, SourceFile] = {main.path or main.name: main}
         self.symbols = initial_table()
+        # Plain lines parsed once, as statements and as macro calls (midas.fastlines).
+        self.plans: dict[str, tuple] = {}
+        self.call_plans: dict[str, tuple] = {}
+        # IRP bodies and passes read from expansions, by their text (midas.loops).
+        self.bodies: dict[tuple, tuple[str, int]] = {}
+        self.irps: dict[tuple, tuple[list[str], int]] = {}
         self.errors: dict[tuple, AsmError] = {}
         self.warnings: dict[tuple, AsmError] = {}
-        self.initial_mllit = 0 if old_literals else 1
+        self.old = old  # the 1960s dialect (--old)
+        self.initial_mllit = 0 if old else 1
         self.order = 0  # symbol definition counter
         self.multiply_defined: set[str] = set()
         self.seen_undefined: set[str] = set()
@@ -89,7 +98,6 @@ class Assembler(
         self.gensym_count = 0
         self.aval1 = self.aval2 = self.askip = 0
         self.text_word_index: int | None = None
-        self.stmt_head = False
         self.pseudo_start = 0
         self.word_at = ("", 0)
         self.at_start = False
@@ -98,6 +106,8 @@ class Assembler(
         self.w_idx = 0
         self.w_io = False
         self.w_field = 0
+        self.w_store = False
+        self.split_statement = False
         self.area = ConstantsArea()
         self.areas: list[ConstantsArea] = []
         self.pending_vars: list[tuple[str, int]] = []
@@ -106,6 +116,8 @@ class Assembler(
         self.start_word = 0
         self.output_format = "sblk"
         self.nosyms = False
+        self.relocatable = False
+        self.raw_words: list[tuple[int, int]] = []
 
     def run_pass(self, pass_no: int) -> bool:
         """One pass over the input; False if it had to stop early."""
@@ -183,6 +195,8 @@ class Assembler(
         prog = Program(
             output_format=self.output_format,
             nosyms=self.nosyms,
+            relocatable=self.relocatable,
+            raw_words=list(self.raw_words),
             title=self.title,
             printed=list(self.printed),
             start_word=self.start_word,

@@ -20,8 +20,10 @@ from .bench import run_benchmark
 from .linemap import line_map_json
 from .listing import dump_text, listing_text
 from .program import Program
-from .rim import rim_words
+from .rim import rim10_words, rim_words
 from .sblk import PTR, assembly_info, sblk_words
+
+_SUFFIXES = {"sblk": ".bin", "rim": ".rim", "rim10": ".rim10"}
 
 
 class _DefaultToAssemble(click.Group):
@@ -54,13 +56,13 @@ def main() -> None:
     "-o",
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Binary file to write (default: SOURCE with .bin or .rim).",
+    help="Binary file to write (default: SOURCE with .bin, .rim or .rim10).",
 )
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["sblk", "rim"]),
-    help="Binary format (default: as the source selects with SBLK/RIM, else sblk).",
+    type=click.Choice(["sblk", "rim", "rim10"]),
+    help="Binary format (default: as the source selects with SBLK/RIM/RIM10, else sblk).",
 )
 @click.option(
     "--listing",
@@ -77,9 +79,10 @@ def main() -> None:
 @click.option("--no-map", is_flag=True, help="Do not write a line map beside the binary.")
 @click.option(
     "--old",
-    "old_literals",
+    "old",
     is_flag=True,
-    help="1960s dialect: a '[' literal left open closes at the end of its line.",
+    help="1960s dialect: a '[' left open closes at the end of its line; 8 and 9 pass "
+    "in octal numbers.",
 )
 @click.option(
     "--loader-device",
@@ -101,7 +104,7 @@ def assemble(
     dump: bool,
     map_path: Path | None,
     no_map: bool,
-    old_literals: bool,
+    old: bool,
     loader_device: str,
     info: bool,
 ) -> None:
@@ -113,7 +116,7 @@ def assemble(
             "an octal device code, e.g. 104", param_hint="--loader-device"
         ) from None
     try:
-        program = assemble_file(source, old_literals=old_literals)
+        program = assemble_file(source, old=old)
     except OSError as exc:
         click.echo(f"midas: cannot read {source}: {exc.strerror}", err=True)
         sys.exit(1)
@@ -150,10 +153,12 @@ def _outputs(
     fmt = fmt or program.output_format
     files: dict[Path, bytes] = {}
     if output is None and not (dump or listing or map_path):
-        output = source.with_suffix(".rim" if fmt == "rim" else ".bin")
+        output = source.with_suffix(_SUFFIXES[fmt])
     if output is not None:
         if fmt == "rim":
             words = rim_words(program, device)
+        elif fmt == "rim10":
+            words = rim10_words(program, device)
         else:
             words = sblk_words(program, device, info=info)
         files[output] = encode_words(words)

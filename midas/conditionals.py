@@ -11,7 +11,7 @@ from __future__ import annotations
 from .expressions import MASK36, SQUOZE, to_signed
 from .symbols import MACRO, PSEUDO, SPECIAL, key, pseudo
 
-_ARITHMETIC = {
+ARITHMETIC = {
     "IFE": lambda v: v == 0,
     "IFN": lambda v: v != 0,
     "IFG": lambda v: v > 0,
@@ -71,7 +71,7 @@ class ConditionalMixin:
     @pseudo("IFE", "IFN", "IFG", "IFGE", "IFL", "IFLE")
     def p_if_arithmetic(self, name: str) -> None:
         value, _undefined = self.condition_value()
-        self.conditional(_ARITHMETIC[name](to_signed(value)))
+        self.conditional(ARITHMETIC[name](to_signed(value)))
 
     @pseudo("IF1", "IF2")
     def p_if_pass(self, name: str) -> None:

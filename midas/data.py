@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import alu
 from .expressions import DONE, MASK18, MASK36, SQUOZE, to_signed
-from .source import EOF_CH
+from .source import EOF_CH, TEXT
 from .symbols import P_VALUE, pseudo, special
 from .textcodes import ascii_words, numeral, sixbit_code, sixbit_words, squoze
 
@@ -90,14 +90,17 @@ class DataMixin:
         if not words:
             return None
         if len(words) > 1:
-            if self.stmt_head and self.ctx.storage_ok:
-                for word in words[:-1]:
-                    self.ctx.add(word)
-            else:
-                self.error(
-                    f"{name}: a text of {len(words)} words used as a value "
-                    "(use it alone, in a statement or a literal)"
-                )
+            if self.w_store and self.ctx.storage_ok:
+                # MIDAS assembles the statement once more for each further word: the
+                # first word takes the fields before the text, the last one what
+                # follows it, those between stand alone.  Their octal numerals are
+                # read next, each a statement of its own.
+                self.push_text(TEXT, "".join(f"?{word:o}'" for word in words[1:]))
+                return words[0]
+            self.error(
+                f"{name}: a text of {len(words)} words used as a value "
+                "(use it in a statement or a literal)"
+            )
         return words[-1]
 
     @pseudo(".1STWD", ".NTHWD", kind=P_VALUE)
@@ -156,9 +159,9 @@ class DataMixin:
     def p_op(self, name: str) -> int | None:
         self.skip_blanks()
         insn = self.argument_field()
-        self.comma(name)
+        self.operand_break(name)
         ac = self.argument_field()
-        self.comma(name)
+        self.operand_break(name)
         mem = self.argument_field()
         try:
             self.aval1, self.aval2, skipped = alu.execute(insn, ac, mem)
@@ -167,6 +170,16 @@ class DataMixin:
             return 0
         self.askip = MASK36 if skipped else 0
         return self.aval1 if name == ".OP" else None
+
+    def operand_break(self, name: str) -> None:
+        """Between ``.OP`` operands: a comma or blanks.  MIDAS reads each operand with
+        the field reader, which a blank ends as well as a comma."""
+        c = self.skip_blanks()
+        if c == ",":
+            self.pos += 1
+            c = self.skip_blanks()
+        if c in "\n;?)>]" or c == EOF_CH:
+            self.error(f"{name} needs three operands: instruction, AC and memory word")
 
     @special(".AVAL1")
     def get_aval1(self) -> int:

@@ -60,6 +60,9 @@ _FIELD_INVISIBLE = frozenset("@]}" + EOF_CH)
 FIELD_START = SQUOZE | frozenset("\"'^<([@+-#")
 # Binary operators and their precedence (higher binds tighter).
 PREC = {"+": 1, "-": 1, "*": 2, "/": 2, "\\": 3, "#": 4, "&": 5, "_": 6}
+# A unary operator applies to the syllable after it, before any binary operator (MIDAS
+# gives it a precedence above them all).
+UNARY_PREC = 7
 
 
 def to_signed(w: int) -> int:
@@ -75,30 +78,55 @@ def add_rh(a: int, b: int) -> int:
     return (a & LH) | ((a + b) & MASK18)
 
 
-def ash(value: int, count: int) -> tuple[int, bool]:
-    """Arithmetic shift of a word as ``_`` does it; also whether significant bits were lost."""
-    v = to_signed(value)
-    if count >= 0:
-        count = min(count, 40)
-        shifted = v << count
-        result = shifted & (MASK36 >> 1)
-        if v < 0:
-            result |= 1 << 35
-        return result, to_signed(result) != shifted
-    return (v >> min(-count, 40)) & MASK36, False
+def lsh(value: int, count: int) -> int:
+    """``value_count``: MIDAS does the field operator with the LSH instruction, so the
+    count is read as LSH reads its address (sign from bit 18, magnitude from the low
+    eight bits) and the shift is logical: zeros come in at either end."""
+    n = count & 0o377
+    if count & 0o400000:
+        n -= 256
+    if n >= 0:
+        return (value << n) & MASK36 if n < 36 else 0
+    return value >> -n
+
+
+def apply_operator(op: str, a: int, b: int) -> int | None:
+    """``a op b`` for a field's binary operator; None for a division by zero."""
+    if op == "+":
+        return (a + b) & MASK36
+    if op == "-":
+        return (a - b) & MASK36
+    if op == "&":
+        return a & b
+    if op == "\\":
+        return a | b
+    if op == "#":
+        return a ^ b
+    if op == "*":
+        return (to_signed(a) * to_signed(b)) & MASK36
+    if op == "/":
+        if b == 0:
+            return None
+        q = abs(to_signed(a)) // abs(to_signed(b))
+        if (to_signed(a) < 0) != (to_signed(b) < 0):
+            q = -q
+        return q & MASK36
+    return lsh(a, b)
 
 
 class ExpressionMixin:
     """The syllable, field and word readers (mixed into the assembler)."""
 
     # --- words --------------------------------------------------------------------------
-    def read_word(self):  # -> int | None | DONE
-        """Read one word; its value, None if it is empty, or DONE."""
-        saved = self.w_ind, self.w_idx, self.w_io, self.w_field
+    def read_word(self, store: bool = False):  # -> int | None | DONE
+        """Read one word; its value, None if it is empty, or DONE.  ``store``: the word
+        of a statement, to be stored (not an assignment's or a pseudo-op's argument)."""
+        saved = self.w_ind, self.w_idx, self.w_io, self.w_field, self.w_store
         self.w_ind = False
         self.w_idx = 0
         self.w_io = False
         self.w_field = 0
+        self.w_store = store
         text, start = self.text, self.pos
         value = self.read_expr(0, False)
         if value is not DONE:
@@ -113,7 +141,7 @@ class ExpressionMixin:
                     value = (value + self.w_idx) & MASK36
                 if self.w_ind:
                     value |= INDIRECT
-        self.w_ind, self.w_idx, self.w_io, self.w_field = saved
+        self.w_ind, self.w_idx, self.w_io, self.w_field, self.w_store = saved
         return value
 
     def more_fields(self, first, text: str, start: int):  # -> int | None
@@ -240,7 +268,7 @@ class ExpressionMixin:
             # A unary operator: the binary one with an implicit left operand.
             self.pos += 1
             self.at_start = False
-            right = self.read_expr(PREC[c] + 1, True)
+            right = self.read_expr(UNARY_PREC, True)
             if right is None or right is DONE:
                 self.error(f"missing operand after '{c}'")
                 right = 0
@@ -272,32 +300,11 @@ class ExpressionMixin:
             left = self.operate(c, left, right)
 
     def operate(self, op: str, a: int, b: int) -> int:
-        if op == "+":
-            return (a + b) & MASK36
-        if op == "-":
-            return (a - b) & MASK36
-        if op == "&":
-            return a & b
-        if op == "\\":
-            return a | b
-        if op == "#":
-            return a ^ b
-        if op == "*":
-            return (to_signed(a) * to_signed(b)) & MASK36
-        if op == "/":
-            if b == 0:
-                if not self.undef:
-                    self.error("division by zero")
-                return 0
-            q = abs(to_signed(a)) // abs(to_signed(b))
-            if (to_signed(a) < 0) != (to_signed(b) < 0):
-                q = -q
-            return q & MASK36
-        value, lost = ash(a, to_signed(b))
-        if lost and not self.undef:
-            self.error(
-                f"'_' shifts significant bits out of the word ({a:o}_{to_signed(b)})", warning=True
-            )
+        value = apply_operator(op, a, b)
+        if value is None:
+            if not self.undef:
+                self.error("division by zero")
+            return 0
         return value
 
     # --- syllables ----------------------------------------------------------------------
@@ -413,12 +420,24 @@ class ExpressionMixin:
         return value & MASK36
 
     def digits_value(self, digits: str, radix: int, start: int) -> int:
+        """The digits' value.  A digit too big for the radix counts as MIDAS counts it,
+        ``value*radix + digit`` (octal 8 is 10, 69 is 71): every 1960s source relies on
+        it, so only the new dialect warns."""
         try:
             return int(digits, radix)
         except ValueError:
-            bad = next(d for d in digits if int(d) >= radix)
-            self.error(f"digit {bad} in the radix-{radix} number {digits}", start)
-            return int(digits, 10)
+            value = 0
+            for d in digits:
+                value = value * radix + int(d)
+            if not self.old:
+                bad = next(d for d in digits if int(d) >= radix)
+                self.error(
+                    f"digit {bad} in the radix-{radix} number {digits} (read as MIDAS "
+                    f"reads it: {value:o} octal)",
+                    start,
+                    warning=True,
+                )
+            return value
 
     def exponent(self) -> int:
         """The integer after ``^`` in a number (current radix unless ``.`` or ``'``)."""
@@ -462,10 +481,15 @@ class ExpressionMixin:
 
     def quoted(self, q: str) -> int:
         """``'X`` (SIXBIT), ``"X`` (ASCII) or ``^X`` (control); the quote is consumed."""
-        c = self.next_char()
+        c = self.peek()
+        if c == "\n" and q != "'":
+            # MIDAS takes the next character, whatever it is.  A line ends with CR LF:
+            # the CR is the character (15) and the LF still ends the statement.
+            return 0o15
         if c in ("\n", EOF_CH):
             self.error(f"missing character after {q}")
             return 0
+        self.pos += 1
         if q == "^":
             return upper_code(c) & 0o77
         value = 0
@@ -564,7 +588,6 @@ class ExpressionMixin:
         head = self.at_start
         self.at_start = False
         if category == P_VALUE:
-            self.stmt_head = head
             return handler(name)
         if category != P_INLINE and not (head and self.ctx is self.top):
             where = "inside a literal or grouping" if self.ctx is not self.top else "here"
@@ -575,5 +598,10 @@ class ExpressionMixin:
             handler(name)
             return DONE
         handler(name)
+        if head and self.ctx is self.top:
+            # What follows (a loop's or an IRP's first pass, a conditional's text ...)
+            # is read as the next statement: the same text, and the fast path can see it.
+            self.split_statement = True
+            return DONE
         self.at_start = head
         return None

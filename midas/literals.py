@@ -22,7 +22,7 @@ class ConstantsArea:
     def __init__(self) -> None:
         self.start = 0
         self.size = 0
-        self.index: dict[tuple[int, ...], int] = {}  # words -> offset, for sharing
+        self.index: dict[tuple, int] = {}  # a literal's key -> its offset, for sharing
         self.words: list[int] = []  # pass 2: the area's contents
         self.sites: list[tuple] = []  # pass 2: where each word's literal was written
 
@@ -40,22 +40,31 @@ class ConstantsMixin:
         self.cond_stack.append(LITERAL)
         saved = self.undef
         self.undef = False
+        text, start = self.text, self.pos
         self.read_statements(ctx)
         ctx.flush_bytes()
         del self.cond_stack[mark:]
         undefined = self.undef
         self.undef = saved
         self.depth -= 1
-        return self.place_literal(ctx.words or [0], undefined)
+        words = ctx.words or [0]
+        if self.pass_no == 2 or not undefined:
+            return self.place_literal(tuple(words), words)
+        # Pass 1 and a symbol not defined yet: MIDAS still shares the literal with an
+        # earlier one that has the same value and refers to the same undefined symbols
+        # the same way, which its text tells (a literal read across the end of an
+        # expansion is never shared; an old-style one closed by the line end has no ']').
+        source = text[start : self.pos].removesuffix("]") if text is self.text else object()
+        return self.place_literal((tuple(words), source), words)
 
-    def place_literal(self, words: list[int], undefined: bool) -> int:
+    def place_literal(self, key: tuple, words: list[int]) -> int:
+        """The address of a literal in the current area; it is stored once per ``key``
+        (its words; on pass 1 with undefined symbols, its words and its text)."""
         area = self.area
-        key = tuple(words)
         if self.pass_no == 1:
-            # Only the size matters; a literal with unknown values is never shared.
-            if undefined or key not in area.index:
-                if not undefined:
-                    area.index[key] = area.size
+            # Only the size matters.
+            if key not in area.index:
+                area.index[key] = area.size
                 area.size += len(words)
             self.undef = True  # the address is not known before CONSTANTS
             return 0
@@ -97,6 +106,9 @@ class ConstantsMixin:
                         f"pass 2 but only {prev.size} on pass 1"
                     )
                     size = area.size
+            # Literals shared on pass 2 but not on pass 1 leave slack: zero words.
+            area.words.extend([0] * (size - len(area.words)))
+            area.sites.extend([self.stmt_site] * (size - len(area.sites)))
             for i, word in enumerate(area.words):
                 self.emitted.append(((area.start + i) & MASK18, word, area.sites[i]))
             self.loc = area.start + size

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 
 from .expressions import SQUOZE, to_signed
-from .macros import END_EOL, MORE, expand
-from .source import EOF_CH, IRP, MACRO, REPEAT, Frame
+from .macros import END_EOL, MORE
+from .source import EOF_CH, FILE, IRP, MACRO, REPEAT, Frame
 from .symbols import key, pseudo, special
 
 MAX_REPEAT = 1 << 20
@@ -45,7 +45,7 @@ class LoopMixin:
         if count > 0 and body:
             frame = Frame(REPEAT, body + EOF_CH, self.site(start), "")
             frame.passes = count
-            frame.body = body
+            frame.body = frame.text
             self.push_frame(frame)
 
     @special(".RPCNT")
@@ -66,6 +66,28 @@ class LoopMixin:
     @pseudo("IRP", "IRPC", "IRPS", "IRPW", "IRPNC")
     def p_irp(self, name: str) -> None:
         start = self.pos
+        # Read from an expansion, the passes depend on the text alone: an IRP in a macro
+        # called again with the same arguments is not read again.
+        key = None
+        if name != "IRPNC" and self.frames[-1].kind != FILE:
+            key = (name, self.text_key(start))
+            known = self.irps.get(key)
+            if known is not None:
+                texts, length = known
+                self.pos += length
+                self.push_irp(name, texts, start)
+                return
+        text = self.text
+        texts = self.irp_passes(name)
+        if texts is None:
+            return
+        if key is not None and self.text is text:  # read from this text alone
+            self.irps[key] = (texts, self.pos - start)
+        self.push_irp(name, texts, start)
+
+    def irp_passes(self, name: str) -> list[str] | None:
+        """The text of each pass of the IRP whose header starts here."""
+        start = self.pos
         limits = (0, 1, -1)
         if name == "IRPNC":
             limits = tuple(to_signed(self.condition_value()[0]) for _ in range(3))
@@ -77,9 +99,9 @@ class LoopMixin:
             for dummy in (first, second):
                 if dummy:
                     names.setdefault(dummy, len(names))
-        parts = self.read_body(names, start)
-        if parts is None:
-            return
+        body = self.read_template(names, start)
+        if body is None:
+            return None
         columns = [self.irp_split(name, text, limits) for _f, _s, text in groups]
         passes = max((len(col) for col in columns), default=0)
         texts = []
@@ -91,9 +113,12 @@ class LoopMixin:
                     args[names[second]] = b
                 if first:
                     args[names[first]] = a
-            texts.append(expand(parts, args))
+            texts.append(body.format(*args) + EOF_CH)
+        return texts
+
+    def push_irp(self, name: str, texts: list[str], start: int) -> None:
         if texts:
-            frame = Frame(IRP, texts[0] + EOF_CH, self.site(start), name)
+            frame = Frame(IRP, texts[0], self.site(start), name)
             frame.passes = texts
             self.push_frame(frame)
 

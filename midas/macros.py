@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from .expressions import SQUOZE
-from .source import EOF_CH, MACRO, TEXT, Frame
+from .source import EOF_CH, FILE, MACRO, TEXT, Frame
 from .symbols import MACRO as MACRO_SYM
 from .symbols import Sym, key, pseudo, special
 from .textcodes import numeral
@@ -46,19 +46,33 @@ class Dummy:
 
 
 class Macro:
-    """A macro: its dummies and its body, split at the dummy slots."""
+    """A macro: its dummies and its body as a template (see :func:`template`)."""
 
-    __slots__ = ("name", "dummies", "parts")
+    __slots__ = ("name", "dummies", "body", "simple_call", "one_line")
 
     def __init__(self, name: str, dummies: list[Dummy], parts: list[str | int]) -> None:
         self.name = name
         self.dummies = dummies
-        self.parts = parts
+        self.body = template(parts) + EOF_CH
+        # Every argument read the normal way, a body ending with a line end: a call the
+        # fast path can make (midas.fastlines).
+        normal = all(d.syntax == NORMAL and not d.keyword for d in dummies)
+        self.simple_call = normal and self.body.endswith("\n" + EOF_CH)
+        # ... or a body of one line and no gensyms or defaults: a call that stands for
+        # its text in the line that holds it.
+        self.one_line = (
+            normal
+            and "\n" not in self.body
+            and not any(d.gensym or d.default is not None for d in dummies)
+        )
 
 
-def expand(parts: list[str | int], args: list[str]) -> str:
-    """The body with each dummy slot replaced by its argument (not rescanned)."""
-    return "".join(p if isinstance(p, str) else args[p] for p in parts)
+def template(parts: list[str | int]) -> str:
+    """A body split at its dummy slots as a ``str.format`` template: expanding it (the
+    arguments put in, not rescanned) is then one call, ``body.format(*args)``."""
+    return "".join(
+        p.replace("{", "{{").replace("}", "}}") if isinstance(p, str) else f"{{{p}}}" for p in parts
+    )
 
 
 class MacroMixin:
@@ -177,9 +191,31 @@ class MacroMixin:
                 depth += 1
             pos = m.end()
 
+    def read_template(self, dummies: dict[str, int], start: int) -> str | None:
+        """:meth:`read_body` as a template.  A body read from an expansion is kept by the
+        text it was read from, so that the next expansion of the same text (an IRP in a
+        macro called again) does not read it again."""
+        key = None
+        if self.frames[-1].kind != FILE:
+            key = (tuple(dummies), self.text_key(self.pos))
+            known = self.bodies.get(key)
+            if known is not None:
+                body, length = known
+                self.pos += length
+                return body
+        text, pos = self.text, self.pos
+        parts = self.read_body(dummies, start)
+        if parts is None:
+            return None
+        body = template(parts)
+        if key is not None and self.text is text:  # read from this text alone
+            self.bodies[key] = (body, self.pos - pos)
+        return body
+
     @pseudo("TERMIN")
     def p_termin(self, name: str) -> None:
-        self.error("TERMIN without a DEFINE or IRP")
+        """A TERMIN that closes nothing: MIDAS goes on as if it were not there."""
+        self.error("TERMIN without a DEFINE or IRP (ignored)", self.pseudo_start, warning=True)
 
     @pseudo(".QUOTE")
     def p_quote(self, name: str) -> None:
@@ -191,7 +227,7 @@ class MacroMixin:
     def call_macro(self, macro: Macro, name: str, start: int) -> None:
         site = self.site(start)
         args = self.call_arguments(macro) if macro.dummies else []
-        frame = Frame(MACRO, expand(macro.parts, args) + EOF_CH, site, name)
+        frame = Frame(MACRO, macro.body.format(*args), site, name)
         self.push_frame(frame)
 
     def call_arguments(self, macro: Macro) -> list[str]:
@@ -228,6 +264,12 @@ class MacroMixin:
             self.skip_to_close()
         elif eol:
             self.skip_line_end()
+        return self.filled_arguments(dummies, values, status)
+
+    def filled_arguments(
+        self, dummies: list[Dummy], values: list[str], status: list[int]
+    ) -> list[str]:
+        """The arguments of a call: those given, else defaults, gensyms or nothing."""
         result = []
         for d, value, st in zip(dummies, values, status, strict=True):
             if st == SPECIFIED:
@@ -398,13 +440,15 @@ class MacroMixin:
         return self.value_argument()
 
     def value_argument(self) -> tuple[str, int]:
-        """``\\expr`` (or an evaluated dummy): the field's value as a numeral."""
+        """``\\expr`` (or an evaluated dummy): the field's value as a numeral.
+
+        Only the field's terminator is eaten.  A line end is CR LF: MIDAS eats the CR,
+        and the LF still ends the statement, so a line end here ends the call and stays.
+        """
         self.skip_blanks()
         text = numeral(self.argument_field(), self.radix)
         c = self.peek()
-        if c == "\n" or c == EOF_CH:
-            return text, END_EOL
-        if c == ";" or c in CLOSES:
+        if c == "\n" or c == EOF_CH or c == ";" or c in CLOSES:
             return text, END_OTHER
         self.pos += 1  # the field's terminator
         return text, MORE

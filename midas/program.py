@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -48,8 +49,11 @@ class Program:
     warnings: list[AsmError] = field(default_factory=list)
     emitted: list[Emitted] = field(default_factory=list)
     symbol_table: list[SymbolEntry] = field(default_factory=list)
-    output_format: str = "sblk"
+    output_format: str = "sblk"  # "sblk", "rim" or "rim10"
     nosyms: bool = False
+    relocatable: bool = False  # the source asked for RELOCATABLE (assembled absolute)
+    # WORD: (number of stored words before it, word), written into the file as it is
+    raw_words: list[tuple[int, int]] = field(default_factory=list)
     title: str = ""
     printed: list[str] = field(default_factory=list)
     sources: dict[str, list[str]] = field(default_factory=dict)  # file -> its lines
@@ -58,3 +62,17 @@ class Program:
     @property
     def ok(self) -> bool:
         return not self.errors
+
+    def output_order(self) -> Iterator[tuple[int | None, int]]:
+        """What a binary file holds, in assembly order: ``(address, word)`` for each
+        stored word, ``(None, word)`` for each WORD where it was assembled."""
+        raw = iter(self.raw_words)
+        pending = next(raw, None)
+        for i, (addr, word, _source) in enumerate(self.emitted):
+            while pending is not None and pending[0] <= i:
+                yield None, pending[1]
+                pending = next(raw, None)
+            yield addr, word
+        while pending is not None:
+            yield None, pending[1]
+            pending = next(raw, None)

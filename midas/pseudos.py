@@ -33,10 +33,11 @@ from .textcodes import sixbit_code, sixbit_words
 
 MAX_INCLUDE_DEPTH = 20
 UNSUPPORTED = (
-    "RIM10", "RELOCA", "1PASS", ".DECREL", ".DECSAV", ".DECTWO", ".FASL", ".BEGIN",
-    ".END", ".BIND", ".DOWN", ".FORMAT", "WORD", ".TTYMAC", ".I", ".F", ".LIBRA",
-    ".LIBRQ", ".LIFS", ".ELDC", ".LOP", ".LNKOT", ".INEOF",
+    "1PASS", ".DECREL", ".DECSAV", ".DECTWO", ".FASL", ".BEGIN", ".END", ".BIND",
+    ".DOWN", ".FORMAT", ".TTYMAC", ".I", ".F", ".LIBRA", ".LIBRQ", ".LIFS", ".ELDC",
+    ".LOP", ".LNKOT", ".INEOF",
 )  # fmt: skip
+FORMATS = {"SBLK": "sblk", ".SBLK": "sblk", ".SLDR": "sblk", "RIM": "rim", "RIM10": "rim10"}
 _ITS_NAME = re.compile(r"^(?:[A-Za-z0-9]+:)?(?:([^;\s]+);)?\s*(\S+)(?:\s+(\S+))?\s*$")
 
 
@@ -46,11 +47,12 @@ class PseudoMixin:
     # --- arguments ----------------------------------------------------------------------
     def argument_field(self) -> int:
         """A field read as an argument (its own word state; empty counts as 0)."""
-        saved = self.w_ind, self.w_idx, self.w_io, self.w_field, self.at_start
+        saved = self.w_ind, self.w_idx, self.w_io, self.w_field, self.w_store, self.at_start
         self.w_ind = False
         self.w_idx = 0
         self.w_io = False
         self.w_field = 1
+        self.w_store = False
         self.at_start = False
         try:
             value = self.read_expr(0, False)
@@ -59,7 +61,7 @@ class PseudoMixin:
             value = (value + self.w_idx) & MASK36
             return value | INDIRECT if self.w_ind else value
         finally:
-            self.w_ind, self.w_idx, self.w_io, self.w_field, self.at_start = saved
+            self.w_ind, self.w_idx, self.w_io, self.w_field, self.w_store, self.at_start = saved
 
     def argument_word(self) -> int | None:
         self.skip_blanks()
@@ -179,9 +181,38 @@ class PseudoMixin:
         )
         return None
 
-    @pseudo("SBLK", ".SBLK", ".SLDR", "RIM")
+    @pseudo(*FORMATS)
     def p_format(self, name: str) -> None:
-        self.output_format = "rim" if name == "RIM" else "sblk"
+        self.output_format = FORMATS[name]
+
+    @pseudo("RELOCA")
+    def p_relocatable(self, name: str) -> None:
+        """RELOCATABLE: MIDAS starts relocatable (STINK) output at relocatable 0.  We
+        record it and assemble absolute from 0, which is that output loaded at 0."""
+        self.error(
+            "RELOCATABLE: relocatable (STINK) output is not supported; the program is "
+            "assembled absolute from location 0",
+            self.pseudo_start,
+            warning=True,
+        )
+        self.relocatable = True
+        self.top.flush_bytes()
+        self.loc = 0
+
+    @pseudo("WORD", kind=P_STMT)
+    def p_word(self, name: str) -> None:
+        """WORD x: x goes into the binary file itself, where the output has got to, not
+        into memory (MIDAS ends the current block and punches the word)."""
+        value = self.argument_word()
+        if value is None:
+            self.error("WORD needs a word to write", self.pseudo_start)
+        elif self.pass_no == 2:
+            self.raw_words.append((len(self.emitted), value))
+
+    @pseudo("OCT", "EXP")
+    def p_exp(self, name: str) -> None:
+        """OCT and EXP (MIDAS 73, dropped later) do nothing: ``OCT 1750`` is the word
+        1750, read in the current radix like any other."""
 
     @pseudo("NOSYMS")
     def p_nosyms(self, name: str) -> None:

@@ -54,15 +54,34 @@ def sblk_loader(device: int = PTR) -> dict[int, int]:
     }
 
 
-def data_runs(program: Program) -> list[tuple[int, list[int]]]:
-    """The stored words in assembly order, cut into runs of consecutive addresses."""
-    runs: list[tuple[int, list[int]]] = []
-    for addr, word, _source in program.emitted:
-        if runs and runs[-1][0] + len(runs[-1][1]) == addr and len(runs[-1][1]) < BLOCK_WORDS:
-            runs[-1][1].append(word)
-        else:
-            runs.append((addr, [word]))
+def data_runs(program: Program) -> list[tuple[int | None, list[int]]]:
+    """The stored words in assembly order, cut into runs of consecutive addresses (at
+    most a block each); a run whose address is None holds WORD's raw words."""
+    runs: list[tuple[int | None, list[int]]] = []
+    for addr, word in program.output_order():
+        if runs:
+            start, data = runs[-1]
+            if addr is None and start is None:
+                data.append(word)
+                continue
+            if (
+                addr is not None
+                and start is not None
+                and start + len(data) == addr
+                and len(data) < BLOCK_WORDS
+            ):
+                data.append(word)
+                continue
+        runs.append((addr, [word]))
     return runs
+
+
+def data_blocks(program: Program) -> list[int]:
+    """The data blocks (and WORD's raw words between them) of SBLK and RIM10 files."""
+    words: list[int] = []
+    for addr, data in data_runs(program):
+        words += data if addr is None else block(block_header(len(data), addr), data)
+    return words
 
 
 def symbol_words(program: Program) -> list[int]:
@@ -112,8 +131,7 @@ def sblk_words(
     for addr, word in sblk_loader(device).items():
         words += [instruction("DATAI", device, addr), word]
     words.append(JRST_1)
-    for addr, data in data_runs(program):
-        words += block(block_header(len(data), addr), data)
+    words += data_blocks(program)
     start = program.start_word
     words.append(start)
     if info:

@@ -26,6 +26,7 @@ LOOP_KINDS = (REPEAT, IRP)
 
 MAX_FRAMES = 2000  # nesting depth of expansions
 MAX_EXPANSIONS = 5_000_000  # frames pushed per pass: a guard against runaway recursion
+_SHORT_TEXT = 4096  # see text_key
 
 _BLANKS = re.compile(r"[ \t]*")
 _TO_EOL = re.compile(r"[^\n\x00]*")
@@ -82,7 +83,7 @@ class Frame:
         self.name = name
         self.count = 0  # loops: completed passes
         self.passes: list[str] | int = 0  # REPEAT: count; IRP: one text per pass
-        self.body = ""  # REPEAT: the text repeated
+        self.body = ""  # REPEAT: the text repeated (texts of passes end with EOF_CH)
         self.cond_depth = 0  # conditional-bracket depth when pushed
         self.finished = False  # loops stopped by .ISTOP
 
@@ -129,7 +130,7 @@ class ReaderMixin:
                 more = frame.count < len(passes)
                 text = passes[frame.count] if more else ""
             if more:
-                frame.text = self.text = text + EOF_CH
+                frame.text = self.text = text
                 frame.pos = self.pos = 0
                 return True
         if len(self.frames) == 1:
@@ -229,6 +230,14 @@ class ReaderMixin:
             self.pos = stop
             if not self.pop_frame():
                 return None
+
+    def text_key(self, pos: int) -> str | tuple[str, int]:
+        """A dict key for the rest of the current text from ``pos``: the rest itself when
+        it is short (equal texts then share it), else the whole text and the place (no
+        copy of a long text for each key)."""
+        if len(self.text) - pos <= _SHORT_TEXT:
+            return self.text[pos:]
+        return (self.text, pos)
 
     # --- where we are -----------------------------------------------------------------------
     def site(self, pos: int | None = None) -> tuple[SourceFile, int]:

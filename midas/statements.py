@@ -6,25 +6,14 @@ import re
 
 from .contexts import Context, GroupContext
 from .errors import AssemblyAbort
-from .expressions import DONE, INDIRECT, MASK18, MASK36, add_rh, swap
+from .expressions import DONE, MASK18
 from .source import EOF_CH, FILE
-from .symbols import F_IO, VALUE
 
 MAX_DEPTH = 100  # literals and groupings nested inside each other
 
 _SKIP = re.compile(r"[ \t\n?]*")
 _SKIP_SAME_LINE = re.compile(r"[ \t?]*")
 _CLOSERS = ")>]"
-
-# The commonest statement, "LABEL: OP AC,@ADDR+N(X) ;comment" with every part a plain
-# symbol or number, is read by one regular expression (see ``simple_statement``).
-_NAME = r"[A-Za-z$%][A-Za-z0-9$%]*"
-_TOKEN = rf"(?:{_NAME}|[0-9]+\.?|\.)"
-_SIMPLE = re.compile(
-    rf"((?:{_NAME}:(?!:)[ \t]*)*)({_NAME})(?:[ \t]+(?:({_TOKEN}),)?(@)?"
-    rf"({_TOKEN})?(?:([+-])({_TOKEN}))?(?:\(({_TOKEN})\))?)?[ \t]*(?=[;\n])"
-)
-_LABEL = re.compile(rf"({_NAME}):[ \t]*")
 
 
 class StatementMixin:
@@ -69,83 +58,21 @@ class StatementMixin:
                     if self.fast_statements and not ctx.sizes and self.simple_statement():
                         continue
                 self.at_start = True
-                value = self.read_word()
+                value = self.read_word(True)
                 if value is not None and value is not DONE:
                     if top and not ctx.sizes:
                         self.emit(value)
                     else:
                         ctx.add(value)
+                elif value is DONE and self.split_statement:
+                    self.split_statement = False
+                    continue
                 c = self.text[self.pos]
                 if c != "\n" and c != ";":
                     self.end_statement()
         finally:
             self.ctx = outer
             self.open_closers.pop()
-
-    fast_statements = True  # tests turn it off to compare with the general reader
-
-    def simple_statement(self) -> bool:
-        """Assemble a plain instruction line in one step, as the general reader would.
-
-        Returns False (having done nothing) unless every name in it is a numeric symbol
-        (or undefined) and every number is valid, so that nothing else can happen.
-        """
-        m = _SIMPLE.match(self.text, self.pos)
-        if m is None:
-            return False
-        labels, op, ac, indirect, addr, sign, offset, index = m.groups()
-        sym = self.symbols.get(op[:6].upper())
-        if sym is None or sym.kind != VALUE or not sym.defpass:
-            return False
-        tokens = []
-        for group, token in ((3, ac), (5, addr), (7, offset), (8, index)):
-            if token is None:
-                tokens.append(0)
-                continue
-            value = self.simple_value(token, m.start(group))
-            if value is None:
-                return False
-            tokens.append(value)
-        ac_value, addr_value, offset_value, index_value = tokens
-        if sign is not None:
-            addr_value += offset_value if sign == "+" else -offset_value
-            addr = "+"
-        if labels:
-            for label in _LABEL.finditer(labels):
-                name = label.group(1)[:6].upper()
-                self.define_label(name, m.start(1) + label.start(), False, 0)
-        self.pos = m.end()
-        value = sym.value
-        if ac is not None:
-            self.w_io = bool(sym.flags & F_IO)
-            value = (value + self.ac_field(ac_value)) & MASK36
-            self.w_io = False
-        if addr is not None:
-            value = add_rh(value, addr_value)
-        if index is not None:
-            value = (value + swap(index_value)) & MASK36
-        if indirect:
-            value |= INDIRECT
-        self.emit(value)
-        return True
-
-    def simple_value(self, token: str, start: int) -> int | None:
-        """A plain symbol's or number's value; None where the general reader is needed."""
-        c = token[0]
-        if "0" <= c <= "9":
-            decimal = token[-1] == "."
-            try:
-                value = int(token.rstrip("."), 10 if decimal else self.radix)
-            except ValueError:
-                return None
-            return value if value <= MASK36 else None
-        if token == ".":
-            return self.location_value()
-        name = token[:6].upper()
-        sym = self.symbols.get(name)
-        if sym is None or (sym.kind == VALUE and not sym.defpass):
-            return self.undefined(name, start)
-        return sym.value if sym.kind == VALUE else None
 
     def next_statement(self, top: bool) -> str:
         """Skip blank lines, ``?``, comments and invisible brackets; the next character."""

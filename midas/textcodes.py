@@ -73,6 +73,10 @@ def sixbit_words(codes: list[int]) -> list[int]:
 
 def numeral(value: int, radix: int) -> str:
     """``value`` (a 36-bit word, unsigned) written in ``radix`` as MIDAS reads it back."""
+    if radix == 8:
+        return f"{value:o}"
+    if radix == 10:
+        return str(value)
     if value == 0:
         return "0"
     out = []

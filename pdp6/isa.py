@@ -228,6 +228,11 @@ ALIASES: dict[str, int] = {
     "FSBRI": 0o155000_000000,
     "FMPRI": 0o165000_000000,
     "FDVRI": 0o175000_000000,
+    # KA10 instructions, predefined by MIDAS 73 (it assembled for both machines); on the
+    # PDP-6 these opcodes are no-ops (reference 1.9).
+    "UFA": 0o130000_000000,
+    "DFN": 0o131000_000000,
+    "JFFO": 0o243000_000000,
 }
 
 #: I/O function name -> word value (bits 0-2 = 7, function in bits 10-12).

@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from midas.cli import main
 from pdp6.loader import load_file, read_line_map
+from pdp6.wordfile import decode_words
 
 SOURCE = """TITLE TEST
 A=1
@@ -50,6 +51,15 @@ def test_rim(tmp_path: Path) -> None:
     assert code == 0
     image = load_file(tmp_path / "out.rim")
     assert image.format == "rim" and image.start == 0o100 and len(image.words) == 3
+
+
+def test_rim10(tmp_path: Path) -> None:
+    src = write(tmp_path, "RIM10\n" + SOURCE)
+    code, _out, _err = run(str(src))  # the source chose RIM10: prog.rim10
+    assert code == 0
+    words = decode_words((tmp_path / "prog.rim10").read_bytes())
+    assert words[0] == 0o777761_000000  # -17,,0: LDR10 for 1-17, then the program
+    assert words[16] == 0o777775_000100 and words[-1] == 0o254000_000100
 
 
 def test_dump(tmp_path: Path) -> None:
@@ -113,11 +123,15 @@ def test_old_dialect_option(tmp_path: Path) -> None:
     src = write(tmp_path, "MOVE 1,[5\nEND\n")
     assert run(str(src), "--dump")[0] == 1
     assert run(str(src), "--dump", "--old")[0] == 0
+    src = write(tmp_path, "18\nEND\n")
+    code, out, err = run(str(src), "--dump")
+    assert code == 0 and out == "000100/ 000000000020\n" and "warning: digit 8" in err
+    assert run(str(src), "--dump", "--old") == (0, out, "")
 
 
 def test_bench_command() -> None:
     code, out, _err = run("bench", "--lines", "300", "--repeat", "1")
-    assert code == 0 and "lines/second" in out
+    assert code == 0 and out.count("lines/second") == 2 and "macro-heavy" in out
 
 
 def test_python_dash_m(tmp_path: Path) -> None:

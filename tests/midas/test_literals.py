@@ -74,7 +74,7 @@ def test_missing_close_bracket() -> None:
 
 def test_old_dialect_closes_literals_at_line_end() -> None:
     source = "CAME 1,[JRST 2,@UUOH\nUUOH: 0\nEND\n"
-    p = assemble(source, old_literals=True)
+    p = assemble(source, old=True)
     assert not p.errors
     # CAME 1, = 312040; the literal JRST 2,@UUOH = 254120,,101 is stored after UUOH.
     assert p.words == {0o100: xwd(0o312040, 0o102), 0o101: 0, 0o102: xwd(0o254120, 0o101)}
@@ -128,3 +128,25 @@ def test_literals_with_a_later_symbol_in_an_earlier_word_are_not_shared() -> Non
         0o476000_000107, 0o254000_000100,
         0, 0,
     ]  # fmt: skip
+
+
+def test_literals_with_undefined_symbols_are_shared_on_pass_1_by_their_text() -> None:
+    # Real MIDAS shares a literal whose symbols are not defined yet with an earlier one
+    # of the same value referring to the same symbols: CONSTANTS reserves one word for
+    # the two [FOO] here (not two), so AFTER is at 103.
+    p = asm("MOVE 1,[FOO]\nMOVE 2,[FOO]\nCONSTANTS\nAFTER: 0\nFOO=5\n")
+    assert p.symbols["AFTER"] == 0o103
+    assert p.words == {0o100: xwd(MOVE1, 0o102), 0o101: xwd(0o200100, 0o102), 0o102: 5, 0o103: 0}
+    # Other symbols, or the same symbols used differently, are other literals.
+    p = asm("MOVE 1,[FOO+1]\nMOVE 2,[FOO-1]\nMOVE 3,[FOO+1]\nCONSTANTS\nAFTER: 0\nFOO=5\n")
+    assert p.symbols["AFTER"] == 0o105
+    assert [p.words[a] for a in (0o103, 0o104)] == [6, 4]
+
+
+def test_constants_slack_is_written_as_zeros() -> None:
+    # [FOO] and [BAR] are two literals on pass 1, one on pass 2 (both are 5): the area
+    # keeps its pass-1 size and the word left over is a zero in the output.
+    p = asm("MOVE 1,[FOO]\nMOVE 2,[BAR]\nCONSTANTS\nAFTER: 0\nFOO=5\nBAR=5\n")
+    assert p.symbols["AFTER"] == 0o104
+    assert p.words[0o102] == 5 and p.words[0o103] == 0
+    assert [addr for addr, _w, _s in p.emitted] == [0o100, 0o101, 0o102, 0o103, 0o104]

@@ -1,5 +1,7 @@
 """Macros and iterations (reference 1.9-1.10), with the MIDAS manual's own examples."""
 
+import pytest
+
 from .helpers import asm, errors, word, words, xwd
 
 
@@ -58,6 +60,23 @@ def test_value_argument() -> None:
     src = "DEFINE LBL N\nL!N: N\nTERMIN\nX=3\nLBL \\X+1\n"
     p = asm(src)
     assert p.symbols["L4"] == 0o100 and p.words == {0o100: 4}
+
+
+@pytest.mark.parametrize("eol", ["\n", "\r\n"])
+def test_value_argument_leaves_the_line_end(eol: str) -> None:
+    # Only the field's terminator is eaten: with CR LF the CR goes and the LF still ends
+    # the statement, so the body (which ends without a line end) is not glued to the
+    # next line (Spacewar's REPEAT NSHIPS,[CONC SHIP,\.RPCNT+1 ... depends on it).
+    src = eol.join(["L1=5", "DEFINE CONC A,B", "A!B!TERMIN", "CONC L,\\1", "W: 0", "END", ""])
+    p = asm(src)
+    assert p.words == {0o100: 5, 0o101: 0}
+    assert p.symbols["W"] == 0o101 and "L1W" not in p.symbols
+
+
+def test_value_argument_terminator_is_eaten() -> None:
+    # A comma or a blank after the field is its terminator: the next argument follows.
+    src = "DEFINE PAIR A,B\nA,,B\nTERMIN\nPAIR \\1+1,7\nPAIR \\2 3\n"
+    assert words(src) == [xwd(2, 7), xwd(2, 3)]
 
 
 def test_concatenation() -> None:
@@ -251,7 +270,6 @@ INSIRP PUSH P,[A,B,C]
 
 def test_macro_errors() -> None:
     assert "no TERMIN" in errors("DEFINE FOO\n1\n")[0]
-    assert "TERMIN without" in errors("TERMIN")[0]
     # Errors inside an expansion are reported at the call, naming the macro.
     (msg,) = errors("DEFINE BAD\nUNDEF\nTERMIN\n  BAD")
     assert msg == "<source>:4:3: undefined symbol UNDEF (in macro BAD)"

@@ -54,8 +54,38 @@ def test_text_of_several_words_stored_before_the_word_that_holds_the_last() -> N
     assert p.words == {0o100: xwd(0o201040, 0o101), 0o101: ABCDE, 0o102: 0}
 
 
-def test_multi_word_text_is_not_a_value() -> None:
-    assert "used as a value" in errors("MOVE 1,ASCII /ABCDEFGH/")[0]
+def test_multi_word_text_inside_a_word() -> None:
+    # MIDAS assembles the statement again for each further word of the text: the first
+    # word takes the fields before the text, the last one those after it, the words
+    # between stand alone (the 1967 monitor: a device name and two more words).
+    assert words("4,,SIXBIT /   TTYDDT   INPUT /") == [
+        xwd(4, 0o646471),  # 4,,'   TTY'
+        0o444464_000000,  # 'DDT   '
+        0o515660_656400,  # 'INPUT '
+    ]
+    assert words("SIXBIT /ABCDEFGH/+1") == [0o414243_444546, 0o475000_000001]
+    assert words("MOVE 1,[1,,SIXBIT /ABCDEFGH/]") == [
+        xwd(0o200040, 0o101), xwd(1, 0o444546), 0o475000_000000,
+    ]  # fmt: skip
+    program = asm("FOO: RADIX 10.\nSIXBIT /ABCDEFGH/\nBAR: 0\n")
+    assert program.symbols["FOO"] == 0o100 and program.symbols["BAR"] == 0o102
+    assert program.words[0o101] == 0o475000_000000  # read back in octal under RADIX 10.
+
+
+def test_multi_word_text_is_not_a_value_outside_a_statement() -> None:
+    assert "used as a value" in errors("<ASCII /ABCDEFGH/>")[0]
+    assert "used as a value" in errors("FOO=SIXBIT /ABCDEFGH/")[0]
+    assert "used as a value" in errors("IFN SIXBIT /ABCDEFGH/,[1]")[0]
+
+
+def test_quote_at_the_end_of_a_line_is_cr() -> None:
+    # MIDAS takes the character after " whatever it is; a line ends with CR LF, so the
+    # value is CR (15) and the LF still ends the statement.
+    for eol in ("\n", "\r\n"):
+        assert words(eol.join(['MOVEI 1,"', "2", "MOVEI 3,^", ""])) == [
+            xwd(0o201040, 0o15), 2, xwd(0o201140, 0o15),
+        ]  # fmt: skip
+    assert "missing character after '" in errors("MOVEI 1,'\n")[0]
 
 
 def test_first_and_nth_word() -> None:
@@ -135,3 +165,12 @@ def test_op_runs_an_instruction() -> None:
     assert word(".OP FMP,2.0,3.0") == 0o203_600000000  # 6.0 = 0.75 * 2^3
     assert word(".OP <FSC 1>,1.0,0") == 0o202_400000000  # 2.0
     assert "cannot execute" in errors(".OP PUSHJ,0,0")[0]
+
+
+def test_op_operands_may_be_separated_by_blanks() -> None:
+    # MIDAS reads each operand with the field reader, which a blank ends.
+    assert word(".OP SUB 5 2") == 3
+    assert word(".OP ADD,3 4") == 7
+    assert word(".OP IMUL  6 , 7") == 0o52
+    assert words("X=.OP SUBM 5 2\nX\n.AVAL2") == [5, 3]
+    assert "three operands" in errors(".OP ADD 3")[0]
