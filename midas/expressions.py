@@ -12,7 +12,6 @@ assignments are recognised when the symbol is the first thing of a statement.
 from __future__ import annotations
 
 import re
-from fractions import Fraction
 
 from . import floats
 from .source import EOF_CH
@@ -73,6 +72,11 @@ def swap(w: int) -> int:
 def add_rh(a: int, b: int) -> int:
     """``a ++ TR(b)``: add into the right half with no carry into the left half."""
     return (a & LH) | ((a + b) & MASK18)
+
+
+def _shown(digits: str) -> str:
+    """A number as a message shows it: a very long one cut short."""
+    return digits if len(digits) <= 24 else f"{digits[:12]}...{digits[-8:]}"
 
 
 def ash(value: int, count: int) -> tuple[int, bool]:
@@ -407,18 +411,27 @@ class ExpressionMixin:
         if self.text[self.pos] == "^":
             self.pos += 1
             exponent = self.exponent()
-            value *= radix**exponent
+            if exponent < 0:
+                self.error(f"{_shown(digits)}{decimal}^{exponent}: an integer's exponent cannot be "
+                           "negative (1.0^-3 is a float)", start)  # fmt: skip
+                return 0
+            # radix^37 > 2^36: a larger exponent overflows any non-zero value
+            value *= radix ** min(exponent, 37)
         if value > MASK36:
-            self.error(f"number {digits}{decimal} does not fit in 36 bits", start)
+            self.error(f"number {_shown(digits)}{decimal} does not fit in 36 bits", start)
         return value & MASK36
 
     def digits_value(self, digits: str, radix: int, start: int) -> int:
-        try:
-            return int(digits, radix)
-        except ValueError:
-            bad = next(d for d in digits if int(d) >= radix)
-            self.error(f"digit {bad} in the radix-{radix} number {digits}", start)
-            return int(digits, 10)
+        """The value of a digit string; beyond 2^40 (too big for any use) it is 2^40, so
+        that a long string is never converted (Python refuses over 4300 decimal digits)."""
+        bad = next((d for d in digits if int(d) >= radix), None)
+        if bad is not None:
+            self.error(f"digit {bad} in the radix-{radix} number {_shown(digits)}", start)
+            radix = 10
+        significant = digits.lstrip("0")
+        if len(significant) > 40:
+            return 1 << 40
+        return int(significant or "0", radix)
 
     def exponent(self) -> int:
         """The integer after ``^`` in a number (current radix unless ``.`` or ``'``)."""
@@ -446,18 +459,21 @@ class ExpressionMixin:
         if self.text[self.pos] == "^":
             self.pos += 1
             power = self.exponent()
-        value = Fraction(run) * Fraction(10) ** power
+        shift = None
         if self.text[self.pos] == "_":
             self.pos += 1
             shift = self.exponent()
-            fixed = int(value * Fraction(2) ** shift)
-            if abs(fixed) > MASK36 >> 1:
-                self.error(f"{run}_{shift} does not fit in 36 bits", start)
-            return fixed & MASK36
         try:
-            return floats.encode(value)
+            value = floats.decimal_value(run, power)
+            if shift is None:
+                return floats.encode(value)
+            return floats.fixed(value, shift) & MASK36
         except floats.FloatRangeError:
-            self.error(f"floating-point number {run} is out of range", start)
+            written = _shown(run) + (f"^{power}" if power else "")
+            if shift is None:
+                self.error(f"floating-point number {written} is out of range", start)
+            else:
+                self.error(f"{written}_{shift} does not fit in 36 bits", start)
             return 0
 
     def quoted(self, q: str) -> int:

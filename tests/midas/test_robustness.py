@@ -1,8 +1,14 @@
 """Bad input never breaks the assembler: any text gives a program and messages."""
 
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import midas.source
 from midas import assemble
 
 ATOMS = [
@@ -37,3 +43,67 @@ def test_latin1_characters() -> None:
     program = assemble("^\xdf\n'\xdf\n\"\xdf\nEND\n")
     assert program.words[0o100] == 0o37  # 0xDF = 0o337, & 77
     assert not any("internal" in e.message for e in program.errors)
+
+
+# --- huge numbers: a clear error or a value, in bounded time ---------------------------------
+def _midas_dump(tmp_path: Path, source: str) -> subprocess.CompletedProcess[str]:
+    """``midas SOURCE --dump`` in a subprocess, so that a hang fails the test."""
+    src = tmp_path / "huge.mid"
+    src.write_text(source + "\nEND\n")
+    return subprocess.run(
+        [sys.executable, "-m", "midas", str(src), "--dump"],
+        capture_output=True, text=True, timeout=30, check=False,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        ("X=1.5_777777777777", "1.5_68719476735 does not fit in 36 bits"),
+        ("X=1.0^77777777", "floating-point number 1.0^16777215 is out of range"),
+        ("X=1.0^-77777777", "floating-point number 1.0^-16777215 is out of range"),
+        ("X=1.5^777777777777_-777777777777", "does not fit in 36 bits"),
+        ("X=1^7777777777", "number 1 does not fit in 36 bits"),
+        ("X=1^-1", "1^-1: an integer's exponent cannot be negative"),
+        ("X=" + "7" * 5000 + ".", "number 777777777777...77777777. does not fit in 36 bits"),
+        ("X=1.0^" + "7" * 5000, "floating-point number 1.0^1099511627776 is out of range"),
+    ],
+)
+def test_huge_exponents_and_numbers_are_errors(tmp_path: Path, source: str, message: str) -> None:
+    done = _midas_dump(tmp_path, source)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    first = done.stderr.splitlines()[0]
+    assert first.startswith(f"{tmp_path / 'huge.mid'}:1:") and message in first, first
+    assert "internal" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("source", "value"),
+    [
+        ("0^777777777777", 0),  # nothing to overflow
+        ("0.0^777777777777", 0),
+        ("1.0_-777777777777", 0),  # shifted out to the right
+        ("1." + "0" * 5000 + "1_1", 2),  # 2.000...02, truncated; longer than Python's int()
+        ("0" * 5000 + "1", 1),
+    ],
+)
+def test_huge_exponents_that_have_a_value(tmp_path: Path, source: str, value: int) -> None:
+    done = _midas_dump(tmp_path, source)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"000100/ {value:012o}\n"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "DEFINE SPIN\n.TAG A\n.GO A\nTERMIN\nSPIN",  # .GO back for ever
+        "REPEAT 100,[REPEAT 100,[REPEAT 100,[X=1\n]]]",  # a million passes, no frame pushed
+    ],
+)
+def test_endless_loops_end_with_an_error(monkeypatch: pytest.MonkeyPatch, source: str) -> None:
+    monkeypatch.setattr(midas.source, "MAX_EXPANSIONS", 5000)
+    program = assemble(source + "\nEND\n")
+    [error] = program.errors
+    assert error.message.startswith(
+        "more than 5000 expansions, loop passes and .GO jumps in one pass (endless loop?)"
+    )
