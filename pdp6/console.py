@@ -242,7 +242,7 @@ class Console:
 
     def cmd_boot(self, arg: str) -> None:
         if arg:
-            self.say(self.dbg.attach_tape("ptr", arg))
+            self.say(self.dbg.attach_boot_tape(arg))
         self._run(self.dbg.boot)
 
     # --- examine and deposit -----------------------------------------------------------

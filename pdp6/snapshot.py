@@ -28,11 +28,12 @@ import numpy as np
 
 from .cpu import state as S
 from .iobus import Device
+from .loader import SNAPSHOT_MAGIC
 from .machine import Machine
 from .memory import ADDRESS_SPACE
 from .word import MASK36
 
-MAGIC = b"PDP6SNAP"
+MAGIC = SNAPSHOT_MAGIC
 VERSION = 1
 
 

@@ -210,7 +210,24 @@ def test_console_file_errors(tmp_path: Path) -> None:
     result = console("/no/such.bin")
     assert result.exit_code == 2 and "does not exist" in result.output
     junk = tmp_path / "junk.bin"
-    junk.write_bytes(b"junk")
+    junk.write_bytes(b"\x80unk")
     result = console(str(junk))
     assert result.exit_code == 1
     assert f"Error: {junk}: 4 bytes is not a whole number of 9-byte word pairs" in result.output
+
+
+def test_load_and_boot_refuse_what_is_not_a_binary(programs: Programs, tmp_path: Path) -> None:
+    source = programs.dir / "echo.mid"
+    hint = (f"{source} looks like a MIDAS source: assemble it with "
+            f"`midas {source} -o {programs.dir / 'echo.bin'}`")  # fmt: skip
+    notes = tmp_path / "notes.txt"
+    notes.write_text("a tape of text\n")
+    result = console(commands=f"load {source}\nboot {source}\nattach ptr {notes}\nboot\ne 20\n")
+    r = replies(result)
+    assert r[f"load {source}"] == f"?load: {hint}"  # it said "loaded: 0 words (rim)"
+    assert r[f"boot {source}"] == f"?boot: {hint}"
+    assert r["boot"] == (
+        "?boot: the tape in the reader cannot be read in: it has no binary frames "
+        "(hole 8 punched): the read-in loader would read nothing"
+    )
+    assert r["e 20"] == "000020/            000000,,000000   0"  # no loader toggled in
