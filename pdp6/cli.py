@@ -98,7 +98,7 @@ def bench(engine: str, rounds: int | None) -> None:
 def _baud(value: str) -> int | None:
     if value.lower() == "fast":
         return None
-    if value.isdigit() and int(value) > 0:
+    if value.isascii() and value.isdigit() and int(value) > 0:
         return int(value)
     raise click.BadParameter(f"{value!r}: a line speed such as 110, or 'fast'", param_hint="--baud")
 
@@ -376,6 +376,10 @@ def _session(
         else:
             console.run_lines(sys.stdin, echo=True)
     console.finish()
+    if console.failures:
+        click.echo(f"pdp6: {console.failures} command(s) failed (the lines starting with ?)",
+                   err=True)  # fmt: skip
+        sys.exit(1)
 
 
 @main.command()
