@@ -2,6 +2,7 @@
 
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,8 @@ from hypothesis import strategies as st
 
 import midas.source
 from midas import assemble
+
+from ..worker import Worker
 
 ATOMS = [
     "MOVE", "A", "FOO", ":", "::", "=", "==", ",", ",,", " ", "\n", "?", ";x\n", "[", "]",
@@ -107,3 +110,93 @@ def test_endless_loops_end_with_an_error(monkeypatch: pytest.MonkeyPatch, source
     assert error.message.startswith(
         "more than 5000 expansions, loop passes and .GO jumps in one pass (endless loop?)"
     )
+
+
+# --- fuzz (slow): mutated real sources, in a child process so that a hang fails ----------------
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES = {
+    str(path.relative_to(ROOT)): path.read_text(encoding="latin-1")
+    for pattern in ("examples/*.mid", "tests/pdp6/programs/*.mid", "machack/src/*.mid")
+    for path in sorted(ROOT.glob(pattern))
+}
+# What a mutation inserts: brackets left open, numbers far out of range, loops and macros
+# left unfinished, operators in odd places.
+TOKENS = [
+    "[", "]", "<", ">", "(", ")", "{", "}", '"', "'", "^", "_", ",,", "@", ";", "?", "\n", "\t",
+    "+", "-", "*", "/", "&", "#", "\\", "!", "=", "==", ":", "::", ".", "..",
+    "777777777777", "1.0^77777777", "1.0^-77777777", "1.5_777777777777", "1_-777777777777",
+    "1^777777777777", "9" * 60 + ".", "1." + "0" * 60 + "1", "0^777777777777",
+    "DEFINE M A,B\n", "TERMIN\n", "M M\n", "REPEAT 777777,[", "REPEAT 100,", "IRP X,,[1,2]\n",
+    "IRPC X,,", ".TAG A\n", ".GO A\n", ".STOP\n", "IFN 1,[", "IFE 0,", "IF2 ", ".ELSE ",
+    "LOC 777777\n", "BLOCK 777777\n", ".BYTE 7\n", ".BYTE 77777\n", "ASCIZ /", "SIXBIT /",
+    "SQUOZE 0,", ".OP FDV,1.0,0\n", "CONSTANTS\n", "VARIABLES\n", "FOO'", 'FOO"', "END\n",
+    ".INSRT nothing\n", "EXPUNGE ", "RADIX 2\n", "RADIX 10.\n", "\x00", "\x7f", "\xdf",
+]  # fmt: skip
+FUZZ_BUDGET = 50_000  # MAX_EXPANSIONS in the child: an endless loop ends sooner
+
+
+@st.composite
+def mutated_sources(draw: st.DrawFn) -> str:
+    """Up to 80 lines of a real source, cut, copied, and salted with TOKENS."""
+    lines = SOURCES[draw(st.sampled_from(sorted(SOURCES)))].splitlines(keepends=True)
+    start = draw(st.integers(0, len(lines) - 1))
+    text = "".join(lines[start : start + draw(st.integers(1, 80))])
+    for _ in range(draw(st.integers(0, 8))):
+        i = draw(st.integers(0, len(text)))
+        j = min(len(text), i + draw(st.integers(0, 40)))
+        op = draw(st.sampled_from(["delete", "copy", "insert", "token"]))
+        if op == "delete":
+            text = text[:i] + text[j:]
+        elif op == "copy":
+            text = text[:j] + text[i:j] + text[j:]
+        elif op == "insert":
+            text = text[:i] + draw(st.text(max_size=8)) + text[i:]
+        else:
+            text = text[:i] + draw(st.sampled_from(TOKENS)) + text[i:]
+    return text + draw(st.sampled_from(["", "\nEND\n"]))
+
+
+def assembly_problems(source: str) -> list[str]:
+    """Assemble (in the worker) and list what is wrong with the result: internal errors,
+    messages that do not name the place, words or addresses that are not 36/18 bits."""
+    midas.source.MAX_EXPANSIONS = FUZZ_BUDGET
+    program = assemble(source, filename="fuzz.mid")
+    problems = [str(e) for e in program.errors if "internal" in e.message]
+    problems += [str(e) for e in program.errors if not str(e).startswith("fuzz.mid:")]
+    problems += [
+        f"{a:o}/{w:o}"
+        for a, w in program.words.items()
+        if not (0 <= a <= 0o777777 and 0 <= w < 1 << 36)
+    ]
+    if program.start is not None and not 0 <= program.start <= 0o777777:
+        problems.append(f"start {program.start:o}")
+    return problems
+
+
+@pytest.mark.slow
+@settings(max_examples=3000, deadline=None, derandomize=True, database=None)
+@given(source=mutated_sources())
+def test_fuzz_mutated_sources(midas_worker: Worker, source: str) -> None:
+    assert midas_worker(source, timeout=20) == []
+
+
+@pytest.mark.slow
+@settings(max_examples=6, deadline=None, derandomize=True, database=None)
+@given(source=mutated_sources())
+def test_fuzz_mutated_sources_through_the_command(tmp_path_factory, source: str) -> None:
+    src = tmp_path_factory.mktemp("fuzz") / "fuzz.mid"
+    src.write_bytes(source.encode("utf-8"))  # midas reads bytes as Latin-1: any text goes
+    done = subprocess.run(
+        [sys.executable, "-m", "midas", str(src), "--dump"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode in (0, 1) and "Traceback" not in done.stderr, done.stderr
+    if done.returncode == 1:
+        assert done.stderr.splitlines()[-1].startswith("midas: "), done.stderr
+        assert all(ln.startswith(f"{src}:") for ln in done.stderr.splitlines()[:-1])
+
+
+@pytest.fixture(scope="module")
+def midas_worker() -> Iterator[Worker]:
+    with Worker(assembly_problems) as worker:
+        yield worker
