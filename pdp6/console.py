@@ -16,15 +16,16 @@ import shlex
 import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TextIO
 
 from .debugger import DebugError, Debugger, StopReport, flag_names, halves
+from .hostfiles import read_input
 from .snapshot import read_snapshot, restore, save, unsaved_devices
 from .terminal import StreamHost, TerminalHost
 from .typein import parse_word
 
 MAX_RANGE = 1000  # words one examine may print
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 class CommandError(ValueError):
@@ -128,9 +129,10 @@ class Console:
         self.out.flush()
 
     def fail(self, text: str) -> None:
-        """Say why a command could not be done (one line starting with ``?``); count it."""
+        """Say why a command could not be done (one line starting with ``?``, control
+        characters from the command shown escaped); count it."""
         self.failures += 1
-        self.say(f"?{text}")
+        self.say("?" + _CONTROL.sub(lambda m: repr(m.group())[1:-1], text))
 
     def execute(self, line: str) -> bool:
         """Carry out one command line; False when the console should end."""
@@ -301,13 +303,14 @@ class Console:
     def cmd_examine(self, arg: str) -> None:
         if not arg:
             raise CommandError("what? e.g. examine 100, examine LOOP:LOOP+5, examine pc")
+        lines = []  # every LOC is read before anything is shown: all or nothing
         for spec in arg.split():
             register = self._register(spec)
             if register is not None:
-                self.say(register)
+                lines.append(register)
                 continue
-            for addr in self._locations(spec):
-                self.say(self.dbg.examine(addr))
+            lines += [self.dbg.examine(addr) for addr in self._locations(spec)]
+        self.say("\n".join(lines))
 
     def cmd_deposit(self, arg: str) -> None:
         spec, _, value = arg.partition(" ")
@@ -434,7 +437,7 @@ class Console:
         if self.depth >= 8:
             raise CommandError("scripts nested too deeply (a script that runs itself?)")
         try:
-            lines = Path(arg).read_text(encoding="utf-8").splitlines()
+            lines = read_input(arg).decode("utf-8").splitlines()
         except (OSError, UnicodeDecodeError) as exc:
             raise CommandError(f"cannot read {arg}: {getattr(exc, 'strerror', exc)}") from None
         self.depth += 1

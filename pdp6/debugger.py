@@ -20,7 +20,7 @@ from pathlib import Path
 from .devices.papertape import PaperTapePunch, PaperTapeReader, tape_frames
 from .devices.teletype import Teletype, TeletypeHost
 from .disasm import SymbolTable, disassemble
-from .hostfiles import OutputFileError, check_writable
+from .hostfiles import OutputFileError, check_writable, read_input
 from .isa import OPCODES, UUO, decode
 from .loader import (
     SYM_HALFKILLED,
@@ -53,7 +53,7 @@ class DebugError(ValueError):
 
 def _read_tape(path: str | Path) -> bytes:
     try:
-        return Path(path).read_bytes()
+        return read_input(path)
     except OSError as exc:
         raise DebugError(f"cannot read {path}: {exc.strerror}") from None
 

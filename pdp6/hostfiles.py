@@ -1,14 +1,29 @@
-"""Host files the tools write during or after a run: pictures, the punch, the trace.
+"""Host files the tools read and write: binaries, tapes, snapshots, pictures, the trace.
 
-A run can take a long time, so a file that cannot be written at all (no such directory,
-no permission, a directory) is refused before the machine starts; what can only fail
-while writing (a full disk, ``/dev/full``) is reported in one line when it happens.
+A file read is read whole, but never more than ``MAX_INPUT_BYTES``: a device such as
+``/dev/zero`` would otherwise fill memory.  A run can take a long time, so a file that
+cannot be written at all (no such directory, no permission, a directory) is refused
+before the machine starts; what can only fail while writing (a full disk, ``/dev/full``)
+is reported in one line when it happens.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
+
+MAX_INPUT_BYTES = 1 << 26  # 64 MB: far more than any PDP-6 file (all core is 1.2 MB)
+
+
+def read_input(path: str | Path) -> bytes:
+    """The bytes of ``path``; an OSError (with ``strerror``) if it cannot be read or is
+    longer than ``MAX_INPUT_BYTES``."""
+    with open(path, "rb") as f:
+        data = f.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise OSError(errno.EFBIG, f"longer than {MAX_INPUT_BYTES} bytes (not a PDP-6 file)")
+    return data
 
 
 class OutputFileError(ValueError):

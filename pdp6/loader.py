@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from .hostfiles import read_input
 from .isa import IO_FUNCTIONS
 from .word import MASK18, MASK36, SIGN36
 from .wordfile import WordFileError, decode_words
@@ -253,7 +254,7 @@ def load_file(path: str | Path) -> LoadedImage:
     is refused with a message that names what it seems to be (a MIDAS source, text, a
     snapshot) when it can tell."""
     try:
-        data = Path(path).read_bytes()
+        data = read_input(path)
     except OSError as exc:
         raise LoaderError(f"{path}: {exc.strerror}") from None
     try:
@@ -328,7 +329,7 @@ def read_line_map(path: str | Path) -> LineMap:
     import json
 
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(read_input(path).decode("utf-8"))
         if data.get("format") != "midas-line-map":
             raise LoaderError(f"{path}: not a midas line map")
         files = list(data["files"])

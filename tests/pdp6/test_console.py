@@ -277,3 +277,15 @@ def test_mistakes_typed_at_the_prompt_do_not_count() -> None:
     con.interact(read)
     assert con.failures == 1
     assert con.out.getvalue().count("?") == 3
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_a_file_that_never_ends_is_refused(echo_console) -> None:
+    """Reading /dev/zero whole used to fill memory until the process died."""
+    r = echo_console("restore /dev/zero\ndo /dev/zero\nattach ptr /dev/zero\nload /dev/zero\n",
+                     status=1)  # fmt: skip
+    too_long = "/dev/zero: longer than 67108864 bytes (not a PDP-6 file)"
+    assert r["restore /dev/zero"] == f"?restore: cannot read snapshot {too_long}"
+    assert r["do /dev/zero"] == f"?do: cannot read {too_long}"
+    assert r["attach ptr /dev/zero"] == f"?attach: cannot read {too_long}"
+    assert r["load /dev/zero"] == f"?load: {too_long}"
