@@ -289,3 +289,9 @@ def test_a_file_that_never_ends_is_refused(echo_console) -> None:
     assert r["do /dev/zero"] == f"?do: cannot read {too_long}"
     assert r["attach ptr /dev/zero"] == f"?attach: cannot read {too_long}"
     assert r["load /dev/zero"] == f"?load: {too_long}"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_save_to_a_full_disk(echo_console) -> None:
+    r = echo_console("save /dev/full\n", status=1)
+    assert r["save /dev/full"] == "?save: cannot write snapshot /dev/full: No space left on device"

@@ -8,6 +8,7 @@ test with its input instead of stopping the test run.
 from __future__ import annotations
 
 import io
+import os
 import random
 import subprocess
 import tempfile
@@ -64,9 +65,19 @@ def command_lines(draw: st.DrawFn) -> str:
 
 
 def console_problems(job: tuple[str, list[str]]) -> list[str]:
-    """Run ``lines`` in a console on ``binary`` (in the worker); list the refused commands
-    that changed the machine and the replies that are not one ``?`` line."""
-    binary, lines = job
+    """Run ``lines`` in a console on ``binary`` (in the worker, in a directory of its own
+    for the files the commands write); list the refused commands that changed the
+    machine and the replies that are not one ``?`` line."""
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chdir(tmp)
+        try:
+            return _console_problems(*job)
+        finally:
+            os.chdir(here)
+
+
+def _console_problems(binary: str, lines: list[str]) -> list[str]:
     dbg = Debugger(Machine(core_words=4096, engine="python"), ScriptedHost(), baud=None,
                    grace_us=10_000)  # fmt: skip
     out = io.StringIO()
