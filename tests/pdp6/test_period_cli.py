@@ -6,6 +6,7 @@ Mac Hack image needs, on ``pdp6 run`` and ``pdp6 console`` (--core, --switches, 
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -16,10 +17,12 @@ from pdp6.cli import main
 from pdp6.wordfile import decode_words, encode_archive
 
 from .console_helpers import (
+    ROOT,
     Programs,
     assemble,
     pdp6_command,
     programs_fixture,  # noqa: F401  (the programs fixture)
+    replies,
     subprocess_env,
 )
 
@@ -354,3 +357,25 @@ def test_debug_takes_the_machine_options(programs: Programs) -> None:
     ])  # fmt: skip
     assert "debug> e switches\nSWITCHES/ 000001,,000002\n" in result.stdout, result.output
     assert "?examine: address 40000 is beyond core (0-37777)" in result.stdout
+
+
+# --- the practice run in docs/period-software.md is what the tools say ----------------------
+def test_the_practice_run_in_the_docs(
+    programs: Programs, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doc = (ROOT / "docs" / "period-software.md").read_text()
+    practice = doc[doc.index("## Practice") :]
+    code = re.search(r"<<'EOF'\n(.*?)EOF\n", practice, re.S).group(1)
+    shutil.copy(programs.echo, tmp_path / "echo.bin")
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "period-software.md", "exec"), {})
+    shown = practice.splitlines()
+    refused = pdp6("run", "ECHO.BIN", input="hi\n")
+    assert refused.output.rstrip("\n") in shown
+    warned = pdp6("run", "ECHO.BIN", "--ignore-checksum", input="hi\n")
+    assert warned.stdout == "ECHO VEADY\nHI\n"
+    assert warned.stderr.rstrip("\n") in shown
+    commands = ["checksum HELLO+1", "checksum HELLO", "d 130 512130,,142262"]
+    console = pdp6("console", "--ignore-checksum", "ECHO.BIN", input="\n".join(commands))
+    for command, reply in replies(console).items():
+        assert f"pdp6> {command}" in shown and reply in shown, (command, reply)
