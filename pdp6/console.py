@@ -18,11 +18,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TextIO
 
-from .debugger import DebugError, Debugger, StopReport, flag_names, halves
+from .debugger import DebugError, Debugger, StopReport, flag_names
 from .hostfiles import read_input
 from .snapshot import read_snapshot, restore, save, unsaved_devices
 from .terminal import StreamHost, TerminalHost
 from .typein import parse_word
+from .word import halves
 
 MAX_RANGE = 1000  # words one examine may print
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")

@@ -11,8 +11,14 @@ Both formats are described in ``shared/docs/midas-reference.md`` section 2:
   DDT symbol table); a duplicate start instruction.
 
 The assembler (``midas``) writes these files and imports the primitives below (SQUOZE,
-checksum, symbol flags) so that reader and writer cannot drift apart.  Files on the host
-use the ``bin`` encoding of :mod:`pdp6.wordfile`.
+block framing, symbol flags; the checksum is in :mod:`pdp6.checksum`) so that reader and
+writer cannot drift apart.  Files on the host hold the words in one of the two encodings of
+:mod:`pdp6.wordfile`: ``bin``, which ``midas`` writes, or the 7-bit encoding of the ITS
+archives, where the period's own binaries survive.  Nothing in a file names its encoding,
+but every SBLK and RIM file starts with a RIM pair or ``JRST 1``, and only one encoding
+will usually read it so: that is the one used.  A block whose checksum disagrees refuses
+the file, or with ``ignore_checksum`` is loaded and listed in ``bad_blocks`` (the user may
+then repair it: :mod:`pdp6.checksum`).
 """
 
 from __future__ import annotations
@@ -131,7 +137,7 @@ class _FileWords:
         return f"word {i}" + (f" (byte offset {self.offset_of(i)})" if self.offset_of else "")
 
 
-Reader = Callable[[_FileWords], LoadedImage]
+_Reader = Callable[[_FileWords], LoadedImage]
 
 
 def _read_rim_pairs(file: _FileWords, image: LoadedImage) -> int:
@@ -281,7 +287,7 @@ def _decode(data: bytes, encoding: str) -> _FileWords:
     return _FileWords([word for _, word in places], lambda i: str(offsets[min(i, len(places))]))
 
 
-def _read_file(data: bytes, read: Reader) -> tuple[_FileWords, LoadedImage]:
+def _read_file(data: bytes, read: _Reader) -> tuple[_FileWords, LoadedImage]:
     """Read ``data`` in the encoding whose first word can start a binary: ``bin`` (what
     midas writes) or the ITS archives' 7-bit encoding.  Should both look like one, the
     first that reads wins; should neither, ``bin`` is read, to say what is wrong."""
@@ -300,7 +306,7 @@ def _read_file(data: bytes, read: Reader) -> tuple[_FileWords, LoadedImage]:
     raise first_error
 
 
-def _read(data: bytes | Sequence[int], read: Reader) -> LoadedImage:
+def _read(data: bytes | Sequence[int], read: _Reader) -> LoadedImage:
     if isinstance(data, bytes | bytearray):
         return _read_file(bytes(data), read)[1]
     return read(_FileWords(data))
