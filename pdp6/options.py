@@ -108,9 +108,9 @@ machine_options = _grouped(MachineSettings, "machine", [
                  "(PDP-6 code translated to Python), interpreter (plain Python, one "
                  "instruction at a time)."),
     click.option("--core", default="256K", show_default=True, metavar="SIZE", callback=_core,
-                 help="Core memory, 1K to 256K words (32K was a common PDP-6); references "
-                 "beyond it are to non-existent memory (they read 0 and set the NXM flag), "
-                 "which DEC's diagnostics provoke to size core."),
+                 help="Core memory, 1K to 256K words (DEC's diagnostics were run with 32K); "
+                 "references beyond it are to non-existent memory (they read 0 and set the "
+                 "NXM flag), which several diagnostics provoke to size core."),
     click.option("--switches", default="0", metavar="WORD", callback=_switches,
                  help="The console data switches, which DATAI APR, reads: octal, or L,,R "
                  "halves (e.g. 777777000000).  The console's 'set switches' changes them."),
@@ -122,7 +122,7 @@ program_options = _grouped(ProgramSettings, "program", [
                  "symbol expression (e.g. 100, GO+2)."),
     click.option("--continue-halts", default=0, type=click.IntRange(0), metavar="N",
                  help="Go on past the first N halts, as the operator pressing CONTINUE, "
-                 "printing the address of each (DEC's diagnostics halt once a pass)."),
+                 "printing the address of each (each part of a DEC diagnostic halts once a pass)."),
     click.option("--ignore-checksum", is_flag=True,
                  help="Load SBLK blocks whose checksum disagrees, with a warning for each, "
                  "instead of refusing the file (to repair a word in the console)."),
