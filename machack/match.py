@@ -307,7 +307,7 @@ def elo_interval(points: Sequence[float]) -> tuple[float, float, float]:
 
 
 def _fmt_elo(value: float) -> str:
-    return f"{value:+.0f}" if math.isfinite(value) else ("+inf" if value > 0 else "-inf")
+    return f"{round(value):+d}" if math.isfinite(value) else ("+inf" if value > 0 else "-inf")
 
 
 def summary(results: Sequence[GameResult]) -> list[str]:

@@ -32,6 +32,7 @@ NEXT_DEPTH = 0.4
 """Another depth is begun only while less than this part of the time is used: each depth
 takes longer than all before it together."""
 BELL = b"\x07"
+RING_AGAIN_US = 2000.0  # emulated microseconds between BELLs until the program stops
 
 
 class PositionError(ValueError):
@@ -191,7 +192,7 @@ class MacHack:
         best: Thought | None = None
         for depth in depths:
             spent = clock.used(time.perf_counter() - wall0, (m.elapsed_us - emu0) / 1e6)
-            if best is not None and spent > NEXT_DEPTH:
+            if best is not None and (spent > NEXT_DEPTH or poll()):
                 break
             thought = self._search(depth, clock, poll, wall0, emu0)
             if report is not None and thought.how in ("search", "stopped", "other"):
@@ -214,27 +215,30 @@ class MacHack:
         wall0: float,
         emu0: float,
     ) -> Thought:
-        """One ``GO`` at ``depth``, stopped by BELL when the time is up or ``poll()``."""
+        """One ``GO`` at ``depth``, stopped by BELL when the time is up or ``poll()``.
+
+        BELL is typed again every :data:`RING_AGAIN_US` until the program stops: one that
+        arrives while it is still reading the GO line is lost (THINK clears the flag as
+        it begins), as an operator's early BELL was.
+        """
         session, m = self.session, self.session.machine
         if depth != self.held_depth:
             session.command(f"SETD {depth}")
             self.held_depth = depth
-        rang = False
         before = session.on_slice
+        rung = -RING_AGAIN_US
 
         def between_slices() -> None:
-            nonlocal rang
+            nonlocal rung
             if before is not None:
                 before()
-            while not rang:
-                wall, emu = time.perf_counter() - wall0, (m.elapsed_us - emu0) / 1e6
-                if poll() or clock.used(wall, emu) >= 1.0:
+            asked = self._catch_up(wall0, emu0, poll)
+            wall, emu = time.perf_counter() - wall0, (m.elapsed_us - emu0) / 1e6
+            if asked or clock.used(wall, emu) >= 1.0:
+                if m.elapsed_us - rung >= RING_AGAIN_US:
                     session.type(BELL)
-                    rang = True
-                elif self.pace and wall < emu:
-                    time.sleep(min(emu - wall, 0.02))
-                else:
-                    return
+                    rung = m.elapsed_us
+                session.alarm_us = m.elapsed_us + RING_AGAIN_US  # look again soon
 
         if self.emulated_clock and clock.emulated_s is not None:
             session.alarm_us = emu0 + clock.emulated_s * 1e6
@@ -243,10 +247,22 @@ class MacHack:
             reply = session.send("GO", **LONG)
         finally:
             session.on_slice, session.alarm_us = before, None
+        self._catch_up(wall0, emu0, poll)
         moved = any(is_move_line(line) for line in reply.after_ack)
         thought = self._answer(depth, moved)
         thought.wall_s, thought.emulated_s = reply.wall_s, float(reply.emulated_us) / 1e6
         return thought
+
+    def _catch_up(self, wall0: float, emu0: float, poll: Callable[[], bool]) -> bool:
+        """With ``pace``: wait until the wall clock has caught up with the emulated one,
+        unless a stop is asked; whether it was."""
+        m = self.session.machine
+        while not poll():
+            lag = (m.elapsed_us - emu0) / 1e6 - (time.perf_counter() - wall0)
+            if not self.pace or lag <= 0:
+                return False
+            time.sleep(min(lag, 0.02))
+        return True
 
     def _answer(self, depth: int, moved: bool) -> Thought:
         """Read the program's answer after GO: the move it made (taken back again), or
