@@ -114,6 +114,9 @@ def main() -> None:
       machack perft startpos 4
       machack move "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
       machack replay --1967              the four 1967 games, checked move by move
+      machack uci                        a UCI engine for chess GUIs (docs/uci.md)
+      machack match --opponent stockfish --movetime 1000
+      machack play --pgn game.pgn        the game as PGN, with PDP-6 times
       machack bench
     """
 
