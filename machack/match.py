@@ -193,7 +193,7 @@ def _play(index: int) -> GameResult:
     if _worker["error"] is None:
         try:
             return play_game(config, _worker["player"], _worker["engine"], index)
-        except (SessionError, PositionError, chess.engine.EngineError) as exc:
+        except (SessionError, PositionError, chess.engine.EngineError, TimeoutError) as exc:
             problem = f"game {index + 1} could not be finished: {exc}"
         try:
             _worker["engine"].quit()

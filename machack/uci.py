@@ -13,6 +13,7 @@ are seen while the program thinks (between slices of the emulator's run).
 
 from __future__ import annotations
 
+import io
 import queue
 import sys
 import threading
@@ -66,6 +67,7 @@ class UciEngine:
         self.deferred: list[str] = []  # lines that came during a search, for after it
         self.quitting = False
         self.stop_asked = False
+        self.ended = False  # the input has ended: every search stops at once
 
     def _options(self) -> list[Option]:
         """The options, with the program's own settings as defaults."""
@@ -83,8 +85,11 @@ class UciEngine:
 
     # --- output ----------------------------------------------------------------------
     def send(self, text: str) -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
+        try:
+            self.out.write(text + "\n")
+            self.out.flush()
+        except (BrokenPipeError, ValueError):  # the GUI has gone: nobody to answer
+            self.quitting = True
 
     def note(self, text: str) -> None:
         """A remark for the GUI's log: an ``info string``, one line."""
@@ -92,9 +97,13 @@ class UciEngine:
 
     # --- the loop --------------------------------------------------------------------
     def run(self) -> None:
-        """Answer lines until ``quit`` or the end of input."""
+        """Answer lines until ``quit``, or until the end of input and every line before
+        it (searches then stop at once, but each ``go`` still gets its ``bestmove``)."""
         while not self.quitting:
-            line = self.deferred.pop(0) if self.deferred else self.lines.get()
+            if self.deferred:
+                line: str | None = self.deferred.pop(0)
+            else:
+                line = None if self.ended else self.lines.get()
             if line is None:
                 return
             try:
@@ -102,20 +111,23 @@ class UciEngine:
             except SessionError as exc:
                 self.note(f"the emulated program failed ({exc}); starting it again")
                 self.restart()
+                if line.split()[0] == "go":
+                    self.send("bestmove 0000")  # a GUI waits for one
             except Exception as exc:  # noqa: BLE001 - a GUI must never see the engine die
                 self.note(f"error in {line.strip()!r}: {type(exc).__name__}: {exc}")
 
     def restart(self) -> None:
-        """A fresh program with the options set as before (the GUI sends the position
-        again before its next ``go``); if even that fails, the old one stays."""
+        """A fresh program with the options and the position as before; if even that
+        fails, the old one stays."""
+        old = self.player
         try:
             self.player = MacHack(self.boot())
+            for option in self.options:
+                if self.values[option.name.lower()] != option.default:
+                    self._apply(option, self.values[option.name.lower()])
+            self.player.set_position(old.start_fen, [m.uci() for m in old.board.move_stack])
         except Exception as exc:  # noqa: BLE001 - said, and the engine goes on
             self.note(f"the program could not be started again: {exc}")
-            return
-        for option in self.options:
-            if self.values[option.name.lower()] != option.default:
-                self._apply(option, self.values[option.name.lower()])
 
     def handle(self, line: str) -> None:
         words = line.split()
@@ -163,6 +175,9 @@ class UciEngine:
             if value not in ("true", "false"):
                 self.note(f"{option.name} is true or false, not {value!r}")
                 return
+        elif option.name == "Widths" and not value.replace(" ", "").isdigit():
+            self.note(f"Widths are numbers, the root's first: not {value!r}")
+            return
         elif option.kind == "spin":
             if not value.lstrip("-").isdigit() or not option.low <= int(value) <= option.high:
                 self.note(f"{option.name} takes {option.low} to {option.high}, not {value!r}")
@@ -219,7 +234,7 @@ class UciEngine:
             clock = Clock(wall_s=budget, emulated_s=budget if emulated else None)
         else:
             depths = [limits.get("depth", self.player.depth)]
-        self.stop_asked = False
+        self.stop_asked = self.ended
         wall0, emu0 = time.perf_counter(), self.player.session.machine.elapsed_us
 
         def report(t: Thought) -> None:
@@ -243,9 +258,9 @@ class UciEngine:
         while infinite and not self.stop_asked:  # the search ran out: wait for stop
             line = self.lines.get()
             if line is None:
-                self.quitting = True
-                break
-            self._take(line)
+                self.ended = self.stop_asked = True
+            else:
+                self._take(line)
         self._bestmove(thought)
 
     def _bestmove(self, thought: Thought) -> None:
@@ -305,7 +320,7 @@ class UciEngine:
             except queue.Empty:
                 return self.stop_asked
             if line is None:
-                self.quitting = self.stop_asked = True
+                self.ended = self.stop_asked = True
             else:
                 self._take(line)
 
@@ -325,14 +340,19 @@ class UciEngine:
 
 
 def read_lines(stream: TextIO, lines: queue.Queue[str | None]) -> None:
-    """The reader thread: every line of ``stream`` into ``lines``, then None."""
-    for line in stream:
-        lines.put(line.strip())
-    lines.put(None)
+    """The reader thread: every line of ``stream`` into ``lines``, then None (also if
+    the stream fails: the engine then ends as at the end of input)."""
+    try:
+        for line in stream:
+            lines.put(line.strip())
+    finally:
+        lines.put(None)
 
 
 def serve(boot: Callable[[], Session], stdin: TextIO = sys.stdin, out: TextIO = sys.stdout) -> None:
     """Run the engine on standard input and output."""
+    if isinstance(stdin, io.TextIOWrapper):
+        stdin.reconfigure(errors="replace")  # bytes that are no text are bad words, no more
     lines: queue.Queue[str | None] = queue.Queue()
     threading.Thread(target=read_lines, args=(stdin, lines), daemon=True).start()
     UciEngine(boot, lines, out).run()

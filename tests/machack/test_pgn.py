@@ -102,3 +102,60 @@ def test_clock_and_eval_texts() -> None:
     assert emt(31) == "0:00:31" and emt(3725.4) == "1:02:05" and emt(0.4) == "0:00:00"
     assert white_eval(128, chess.BLACK) == "-1.00"
     assert white_eval(28671, chess.WHITE) == "#1" and white_eval(28671, chess.BLACK) == "#-1"
+
+
+def test_play_on_a_terminal_writes_the_pgn_at_the_end(tmp_path: Path) -> None:
+    """Keys go to the program one at a time; at the end (Ctrl-C at the prompt, a line
+    half typed) the host takes the game from the program and writes it."""
+    import os
+    import pty
+    import select
+    import sys
+    import time
+
+    path = tmp_path / "t.pgn"
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the command on the pseudo-terminal
+        argv = [sys.executable, "-m", "machack", "play", "--depth", "2", "--pgn", str(path)]
+        os.execv(sys.executable, argv)
+    out = b""
+
+    def until(text: bytes, seconds: float = 60.0) -> None:
+        nonlocal out
+        end = time.monotonic() + seconds
+        while text not in out and time.monotonic() < end:
+            ready, _, _ = select.select([fd], [], [], 0.1)
+            if ready:
+                try:
+                    out += os.read(fd, 4096)
+                except OSError:
+                    return
+        assert text in out, out.decode("ascii", "replace")
+
+    try:
+        until(b"Ctrl-D ends the game]\r\n*")
+        os.write(fd, b"p-k4\r")
+        until(b"1. ... ")
+        until(b"SECONDARY")
+        until(b"\r\n*")
+        os.write(fd, b"P-Q")  # half a move, then Ctrl-C at the prompt
+        time.sleep(0.3)
+        os.write(fd, b"\x03")
+        until(b"[the game is in ", 30)
+        done, status = 0, 0
+        end = time.monotonic() + 30
+        while not done and time.monotonic() < end:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            time.sleep(0.1)
+        assert done and os.waitstatus_to_exitcode(status) == 0
+    finally:
+        try:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+    game = chess.pgn.read_game(path.open())
+    assert game is not None
+    nodes = list(game.mainline())
+    assert [n.move.uci() for n in nodes][:1] == ["e2e4"] and len(nodes) == 2
+    assert nodes[1].emt() is not None and "value " in nodes[1].comment

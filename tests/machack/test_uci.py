@@ -18,6 +18,8 @@ from pathlib import Path
 import chess
 import chess.engine
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from machack.player import MacHack, centipawns, mate_moves, uci_score
 from machack.session import Session
@@ -229,3 +231,24 @@ def test_help_gives_the_command_for_a_gui() -> None:
                           timeout=60)  # fmt: skip
     assert done.returncode == 0
     assert f"{machack_command()} uci" in done.stdout or "machack uci" in done.stdout
+
+
+UCI_WORDS = ["uci", "isready", "ucinewgame", "position", "startpos", "fen", "moves", "go",
+             "depth", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "infinite",
+             "nodes", "mate", "ponder", "searchmoves", "stop", "ponderhit", "setoption",
+             "name", "value", "Depth", "Widths", "EmulatedSpeed", "OwnBook", "true", "false",
+             "e2e4", "e7e5", "g1f3", "e7e8q", "a1a1", "0", "1", "2", "-5", "99999", "x",
+             "8/8/8/8/8/8/8/8", "w", "b", "KQkq", "-", "\x07", "\x7f", "\x00"]  # fmt: skip
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(UCI_WORDS), max_size=8), max_size=8))
+def test_fuzz_any_lines_get_answers_never_a_traceback(lines: list[list[str]]) -> None:
+    """Random lines of UCI words: the engine never fails, answers every go with exactly
+    one bestmove, and says nothing but UCI."""
+    text = [" ".join(words) for words in lines]
+    out = run_lines(*text)
+    gos = sum(1 for words in lines if words[:1] == ["go"])
+    assert sum(line.startswith("bestmove ") for line in out) == gos
+    allowed = ("id ", "option ", "uciok", "readyok", "info ", "bestmove ")
+    assert all(line.startswith(allowed) for line in out), out
