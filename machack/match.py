@@ -215,67 +215,39 @@ def play_game(
     for move in opening.moves:
         board.push_uci(move)
     comments = [""] * len(board.move_stack)
-    comments[-1:] = ["opening: " + opening.name] if comments else []
+    if comments:
+        comments[-1] = f"opening: {opening.name}"
     name = engine.id.get("name", "opponent")
     player.new_game()
-    streak = {chess.WHITE: 0, chess.BLACK: 0}  # opponent's moves with a score beyond it
-    depths: Sequence[int] = range(1, (config.depth or player.depth) + 1)
-    clock = None
-    if config.movetime_ms is not None:
-        budget = config.movetime_ms / 1000
-        clock = Clock(wall_s=None if config.emulated else budget,
-                      emulated_s=budget if config.emulated else None)  # fmt: skip
-    else:
-        depths = [config.depth or player.depth]
+    depths, clock = _machack_limits(config, player)
     limit = chess.engine.Limit(
         time=None if config.movetime_ms is None else config.movetime_ms / 1000,
         depth=config.opponent_depth,
     )
-    result, termination = "*", "unterminated"
-    while True:
-        outcome = board.outcome(claim_draw=True)
-        if outcome is not None:
-            result, termination = outcome.result(), outcome.termination.name.lower()
-            break
-        if config.draw_at and board.fullmove_number > config.draw_at:
-            result, termination = "1/2-1/2", f"adjudication: draw at move {config.draw_at}"
-            break
-        winner = next((c for c, n in streak.items() if n >= config.resign_moves), None)
-        if winner is not None:
-            result = "1-0" if winner == chess.WHITE else "0-1"
-            bound = f"+{config.resign_cp}" if winner != machack else f"-{config.resign_cp}"
-            termination = (f"adjudication: {name}'s own score {bound} cp or beyond "
-                           f"for {config.resign_moves} moves")  # fmt: skip
-            break
-        mover = board.turn
-        if mover == machack:
+    # winning[c]: the opponent's moves in a row after which its own score said c wins
+    winning = {chess.WHITE: 0, chess.BLACK: 0}
+    while (end := _game_end(config, board, winning, machack, name)) is None:
+        if board.turn == machack:
             player.set_position(None, [m.uci() for m in board.move_stack])
             thought = player.think(depths, clock)
             if thought.move is None or thought.move not in board.legal_moves:
-                result = "0-1" if machack == chess.WHITE else "1-0"
-                termination = f"Mac Hack gave no legal move ({thought.move})"
+                loser = "0-1" if machack == chess.WHITE else "1-0"
+                end = (loser, f"Mac Hack gave no legal move ({thought.move})")
                 break
             move = thought.move
-            comment = machack_comment(thought.emulated_s, thought.value, mover)
+            comment = machack_comment(thought.emulated_s, thought.value, board.turn)
         else:
             started = time.perf_counter()
             played = engine.play(board, limit, info=chess.engine.INFO_SCORE, game=index)
             if played.resigned or played.move is None:
-                result = "1-0" if mover == chess.BLACK else "0-1"
-                termination = f"{name} resigned"
+                end = ("1-0" if board.turn == chess.BLACK else "0-1", f"{name} resigned")
                 break
             move = played.move
             comment = f"[%emt {emt(time.perf_counter() - started)}]"
-            score = played.info.get("score")
-            if score is not None:
-                own = score.pov(mover).score(mate_score=100_000)
-                streak[mover] = streak[mover] + 1 if own >= config.resign_cp else 0
-                streak[not mover] = streak[not mover] + 1 if own <= -config.resign_cp else 0
-                white = score.white()
-                text = f"#{white.mate()}" if white.is_mate() else f"{white.score() / 100:.2f}"
-                comment += f" [%eval {text}]"
+            comment += _judge(played.info.get("score"), board.turn, winning, config.resign_cp)
         board.push(move)
         comments.append(comment)
+    result, termination = end
     white_name, black_name = (MACHACK, name) if machack == chess.WHITE else (name, MACHACK)
     extra = {"Opening": opening.name, "Termination": termination}
     if config.movetime_ms is not None:
@@ -284,6 +256,57 @@ def play_game(
                         moves=[m.uci() for m in board.move_stack], comments=comments,
                         extra=extra)  # fmt: skip
     return GameResult(index, machack == chess.WHITE, result, termination, record.pgn(), name)
+
+
+def _machack_limits(config: MatchConfig, player: MacHack) -> tuple[Sequence[int], Clock | None]:
+    """Mac Hack's depths and clock: deepening up to its depth within the movetime, or
+    one search at its depth."""
+    depth = config.depth or player.depth
+    if config.movetime_ms is None:
+        return [depth], None
+    budget = config.movetime_ms / 1000
+    if config.emulated:
+        return range(1, depth + 1), Clock(emulated_s=budget)
+    return range(1, depth + 1), Clock(wall_s=budget)
+
+
+def _game_end(
+    config: MatchConfig,
+    board: chess.Board,
+    winning: dict[chess.Color, int],
+    machack: chess.Color,
+    name: str,
+) -> tuple[str, str] | None:
+    """The result and the reason if the game is over: by the rules, or adjudicated."""
+    outcome = board.outcome(claim_draw=True)
+    if outcome is not None:
+        return outcome.result(), outcome.termination.name.lower()
+    if config.draw_at and board.fullmove_number > config.draw_at:
+        return "1/2-1/2", f"adjudication: draw at move {config.draw_at}"
+    for colour, moves in winning.items():
+        if moves >= config.resign_moves:
+            bound = f"+{config.resign_cp}" if colour != machack else f"-{config.resign_cp}"
+            reason = (f"adjudication: {name}'s own score {bound} cp or beyond "
+                      f"for {config.resign_moves} moves")  # fmt: skip
+            return ("1-0" if colour == chess.WHITE else "0-1"), reason
+    return None
+
+
+def _judge(
+    score: chess.engine.PovScore | None,
+    mover: chess.Color,
+    winning: dict[chess.Color, int],
+    resign_cp: int,
+) -> str:
+    """Count the opponent's verdict for adjudication; its ``[%eval]`` for the comment."""
+    if score is None:
+        return ""
+    own = score.pov(mover).score(mate_score=100_000)
+    winning[mover] = winning[mover] + 1 if own >= resign_cp else 0
+    winning[not mover] = winning[not mover] + 1 if own <= -resign_cp else 0
+    white = score.white()
+    text = f"#{white.mate()}" if white.is_mate() else f"{white.score() / 100:.2f}"
+    return f" [%eval {text}]"
 
 
 # --- the score -------------------------------------------------------------------------
