@@ -252,3 +252,21 @@ def test_fuzz_any_lines_get_answers_never_a_traceback(lines: list[list[str]]) ->
     assert sum(line.startswith("bestmove ") for line in out) == gos
     allowed = ("id ", "option ", "uciok", "readyok", "info ", "bestmove ")
     assert all(line.startswith(allowed) for line in out), out
+
+
+def test_positions_are_typed_as_one_game_and_taken_back_where_they_differ() -> None:
+    """The program holds the whole game (its PG), so repetitions count; a position that
+    leaves the line is reached by taking moves back (U), not by starting again."""
+    session = Session()
+    player = MacHack(session)
+    dance = ["g1f3", "g8f6", "f3g1", "f6g8"] * 2
+    player.set_position(None, dance)
+    assert len(session.command("PG").lines) == 4 + 1  # four full moves and the `_`
+    assert session.send("G1F3").after_ack == ["DRAW BY REPETITION 1/2-1/2"]
+    session.command("U")
+    player.set_position(None, dance[:2] + ["e2e4"])
+    board = chess.Board()
+    for move in dance[:2] + ["e2e4"]:
+        board.push_uci(move)
+    assert session.fen() == board.fen()
+    assert session.command("PG").lines[:2] == ["  1 N-KB3       N-KB3", "  2 P-K4"]
