@@ -270,3 +270,24 @@ def test_positions_are_typed_as_one_game_and_taken_back_where_they_differ() -> N
         board.push_uci(move)
     assert session.fen() == board.fen()
     assert session.command("PG").lines[:2] == ["  1 N-KB3       N-KB3", "  2 P-K4"]
+
+
+def test_best_reports_the_last_search_in_coordinates() -> None:
+    """BEST (cmd.mid): the move, value, nodes and line; the plausible move generator's
+    first choice when BELL came before a root move was through; NO MOVE when mated."""
+    session = Session()
+    session.setup("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    session.command("DEPTH 2")
+    session.command("GO")
+    words = session.command("BEST").lines[0].split()
+    assert words[:4] == ["BEST", "A1A8", "VALUE", "28671"] and words[6:] == ["PV", "A1A8"]
+    assert words[4] == "NODES" and int(words[5]) > 0
+    session.command("NEW")
+    session.command("DEPTH 20")
+    session.type("GO\r")
+    session.run_for(200_000)  # into the search, before the first root move is through
+    session.type("\x07")
+    assert "QUIT" in session.run_until_idle()
+    assert session.command("BEST").lines[0] == "PLAUSIBLE D2D4"
+    session.setup("6k1/5pQp/5PPP/8/8/8/8/R5K1 b - - 0 1")
+    assert session.command("BEST").lines[0] == "NO MOVE"
