@@ -38,6 +38,8 @@ START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 LONG = {"budget": 10**13, "emulated_limit_s": 1e9}
 MODES = {"white": "PW", "black": "PB", "both": "PS", "none": "PN"}
 
+CTRL_D = b"\x04"  # at the terminal: end the game
+
 
 def _fen_arg(fen: str) -> str:
     return START if fen.strip().lower() in ("startpos", "start", "new") else fen.strip()
@@ -310,8 +312,10 @@ class _PlayHost:
                 self.muted = 0  # lines still to swallow (the host's own command)
 
             def received(self, data: bytes) -> None:
-                if not data:
+                if not data or CTRL_D in data:  # hang-up, or Ctrl-D: the game ends
                     self.hung_up = True
+                    self.stop_requested = True
+                    data = data.split(CTRL_D)[0]
                 super().received(data)
 
             def read_key(self) -> int | None:
