@@ -141,13 +141,17 @@ def display_cost_lines(depth: int = 3) -> list[str]:
         r = time_display(name, setting, depth)
         share = (r.emulated_s - bare.emulated_s) / r.emulated_s
         same = "" if (r.move, r.nodes) == (bare.move, bare.nodes) else "  (a different search!)"
+        rate = r.main_lists / r.emulated_s
         lines.append(f"{name:<30} {r.move:<7} {r.nodes:>6} {r.emulated_s:>8.2f} "
-                     f"{share:>6.1%} {r.main_lists / r.emulated_s:>7.1f} {r.wall_s:>7.2f}{same}")  # fmt: skip
+                     f"{share:>6.1%} {rate:>7.1f} {r.wall_s:>7.2f}{same}")  # fmt: skip
     return lines
 
 
 def run(
-    echo: Callable[[str], None] = print, depth4_positions: int = 3, first_start: bool = True
+    echo: Callable[[str], None] = print,
+    depth4_positions: int = 3,
+    first_start: bool = True,
+    display_cost: bool = True,
 ) -> None:
     """Print the benchmark figures."""
     session = Session()
@@ -185,6 +189,12 @@ def run(
         nodes = words[4] if len(words) > 4 else "?"
         echo(f"{name:<36} {move:<10} {nodes:>8} {reply.emulated_us / 1e6:>9.1f} {wall:>7.2f}")
     hash_table(session, echo)
+    if display_cost:
+        echo("")
+        echo("the Type 340 (1967 game 3 before 13. B-KR4, depth 3; cost: the refresh's share "
+             "of the move's PDP-6 time; main/s: main lists drawn a PDP-6 second) ...")  # fmt: skip
+        for line in display_cost_lines():
+            echo(line)
     if first_start:
         echo("")
         echo("first start of machack play (the cold start also builds the compiled engine: "

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 # main list every 3 ticks or so, so each frame holds one refresh.
 LIVE_FRAME_MS = 4000 / 60
 PICTURE_SIZE = 768  # pixels: the 342's characters at scale 1 stay readable
+PICTURE_REFRESHES = 4  # a picture after the main list was drawn this often: it glows
 GIF_FRAME_MS = 1200  # each move's picture, in the animation
 REFRESH_LIMIT_US = 2_000_000  # a refresh takes some 50 ms; past 2 s the program is not drawing
 
@@ -49,13 +50,16 @@ class Refresh:
 
     ``main`` and ``clocks`` are the intensified points (x, y, intensity) of the main list
     and of the clock list drawn right after it, in the order drawn; ``start_ns`` and
-    ``end_ns`` the emulated times at which the main list began and the clock list ended.
+    ``end_ns`` the emulated times at which the main list began and the clock list ended;
+    ``since_ns`` when the host began to wait for it (the earlier refreshes it waited
+    through glow on in its picture).
     """
 
     main: list[tuple[int, int, int]]
     clocks: list[tuple[int, int, int]]
     start_ns: int
     end_ns: int
+    since_ns: int
 
 
 def no_window_reason() -> str | None:
@@ -103,12 +107,14 @@ class Screen:
             session.machine.breakpoints.add(self.build_pc)
 
     # --- what the program drew ------------------------------------------------------
-    def refresh(self, limit_us: float = REFRESH_LIMIT_US) -> Refresh:
+    def refresh(self, count: int = 1, limit_us: float = REFRESH_LIMIT_US) -> Refresh:
         """Run the machine until the 340 has drawn a main list whole and the clock list
-        after it; return that refresh.  The program goes on as it would have (at the
-        prompt it waits; thinking, it thinks on); only the host's breakpoints are set
-        aside meanwhile.  Raises :class:`DisplayError` if no refresh comes."""
+        after it, ``count`` times; return the last such refresh.  The program goes on as
+        it would have (at the prompt it waits; thinking, it thinks on); only the host's
+        breakpoints are set aside meanwhile.  Raises :class:`DisplayError` if no
+        refresh comes."""
         m = self.session.machine
+        since = self.display.now
         saved = set(m.breakpoints)
         m.breakpoints.clear()
         m.breakpoints.add(self.recycle_pc)
@@ -122,9 +128,12 @@ class Screen:
                 if stop.reason != "breakpoint" or m.pc != self.recycle_pc:
                     continue
                 ends.append((m.memory[self._state], self.display.now))
-                if [e[0] for e in ends[-3:]] == [2, 1, 2]:
+                if [e[0] for e in ends[-3:]] != [2, 1, 2]:
+                    continue
+                count -= 1
+                if count <= 0:
                     (_, t0), (_, t1), (_, t2) = ends[-3:]
-                    return Refresh(self._points(t0, t1), self._points(t1, t2), t0, t2)
+                    return Refresh(self._points(t0, t1), self._points(t1, t2), t0, t2, since)
         finally:
             m.breakpoints.clear()
             m.breakpoints.update(saved)
@@ -141,11 +150,17 @@ class Screen:
         return list(zip(xs[lo:hi].tolist(), ys[lo:hi].tolist(), ls[lo:hi].tolist(), strict=True))
 
     def picture(self, refresh: Refresh | None = None) -> np.ndarray:
-        """The screen at the end of ``refresh`` (by default the next one) as an RGB array:
-        exposed for exactly that refresh, with the afterglow of the earlier ones."""
-        r = refresh or self.refresh()
-        return render(self.display.points, r.end_ns, size=self.size,
-                      exposure_ns=r.end_ns - r.start_ns)  # fmt: skip
+        """The screen at the end of ``refresh`` (by default the next one) as an RGB array,
+        exposed for exactly that refresh, with the afterglow of those drawn while the host
+        waited for it.  Nothing older is rendered: between two exchanges at the teletype
+        no emulated time passes, so the afterglow of the position before would stay on
+        the screen unnaturally strong."""
+        r = refresh or self.refresh(PICTURE_REFRESHES)
+        xs, ys, ls, ts = self.display.points.numpy()
+        lo = int(np.searchsorted(ts, r.since_ns, side="right"))
+        hi = int(np.searchsorted(ts, r.end_ns, side="right"))
+        drawn = (xs[lo:hi], ys[lo:hi], ls[lo:hi], ts[lo:hi])
+        return render(drawn, r.end_ns, size=self.size, exposure_ns=r.end_ns - r.start_ns)
 
     # --- after each move ------------------------------------------------------------
     def poll(self) -> None:
@@ -159,7 +174,7 @@ class Screen:
             return
         self.pictured_ply = ply
         try:
-            image = self.picture()
+            image = self.picture(self.refresh(PICTURE_REFRESHES))
         except DisplayError as exc:
             warnings.warn(f"no picture of the 340: {exc}", stacklevel=2)
             return
@@ -182,7 +197,8 @@ class Screen:
         durations = [GIF_FRAME_MS] * len(self.frames)
         durations[-1] = 3 * GIF_FRAME_MS
         try:
-            self.frames[0].save(self.gif, format="GIF", save_all=True,
-                                append_images=self.frames[1:], duration=durations, loop=0)  # fmt: skip
+            first, rest = self.frames[0], self.frames[1:]
+            first.save(self.gif, format="GIF", save_all=True, append_images=rest,
+                       duration=durations, loop=0)  # fmt: skip
         except OSError as exc:
             raise write_failed(self.gif, exc) from exc
