@@ -47,6 +47,35 @@ def points_text(points: list[tuple[int, int, int]]) -> list[list[int]]:
     return [list(p) for p in points]
 
 
+def list_texts(session: Session) -> list[str]:
+    """The texts of the main display list in core, read as the 340 would: its 18-bit
+    words from the BLKO pointer DSMNP, the mode each word leaves the 340 in, and the
+    342 codes of character mode (line feed as a new line, carriage return dropped)."""
+    pointer = session.peek("DSMNP")
+    count = (1 << 18) - (pointer >> 18)
+    base = (pointer & 0o777777) + 1
+    halves = []
+    for word in (session.machine.memory[base + i] for i in range(count - 1)):
+        halves += [word >> 18, word & 0o777777]
+    texts, text, mode = [], "", 0
+    for half in halves:
+        if mode in (0, 1):  # parameter, point: the next mode in 160000
+            if mode == 0 and half & 0o2000:  # STOP: the end of the list
+                break
+            mode = (half >> 13) & 7
+        elif mode == 3:  # three 342 codes
+            for code in (half >> 12, (half >> 6) & 0o77, half & 0o77):
+                if code == 0o37:  # escape: back to parameter mode
+                    texts.append(text)
+                    text, mode = "", 0
+                    break
+                if code != 0o34:
+                    text += "\n" if code == 0o33 else chr(((code ^ 0o40) & 0o77) + 0o40)
+        elif half & 0o400000:  # vector or increment with its escape
+            mode = 0
+    return texts
+
+
 # --- the pictures ---------------------------------------------------------------------
 
 
@@ -90,6 +119,33 @@ def test_the_modes_draw_what_they_say() -> None:
     assert min(xs[2]) < 100 <= min(xs[1])  # the score panel, left of the board
     assert len(main[-1]) < len(main[0]) < len(main[1]) < len(main[2])
     assert max(y for _, y, _ in main[-1]) > 950  # the status line at the top
+
+
+def test_the_texts_are_the_programs_own() -> None:
+    """Read from the display list in core: the status line, the game score exactly as
+    PG types it (FANCY 2), the board as BD writes squares (FANCY 0), and the end of the
+    game."""
+    session, _ = game3()
+    session.command("FANCY 2")
+    texts = list_texts(session)
+    assert texts[0] == "13. WHITE TO MOVE"
+    pg = [line for line in session.command("PG").lines if line != "_"]
+    assert texts[1].splitlines() == pg
+    session.command("FANCY 0")
+    texts = list_texts(session)
+    assert texts[1:9] == [  # rank 8 first, the QR file at the left
+        "BR ** -- BQ BK ** -- BR",
+        "** -- ** BB ** BP ** BP",
+        "BP ** BN WQ -- BN BP BB",
+        "** -- ** -- BP -- ** --",
+        "WP BP -- ** WP ** -- **",
+        "** -- WN -- ** WN WB --",
+        "-- WP WP ** -- WP WP WP",
+        "** WK ** WR ** WB ** WR",
+    ]
+    session.command("SETUP 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    session.command("R-R8")
+    assert list_texts(session)[0] == "CHECKMATE"
 
 
 def test_the_pieces_are_glyphs_on_their_squares() -> None:
