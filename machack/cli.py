@@ -218,7 +218,8 @@ def _screen(
     if reason is not None:
         note = f"[{reason}: the 340 is drawn only into {files}]"
     elif window:
-        note = "[the Type 340 display is in its own window]"
+        note = "[the Type 340 display is in its own window" + (
+            f"; its screen goes to {files} after every move]" if files else "]")  # fmt: skip
     else:
         note = f"[the Type 340's screen goes to {files} after every move]"
     try:
