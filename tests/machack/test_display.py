@@ -79,7 +79,7 @@ def list_texts(session: Session) -> list[str]:
 # --- the pictures ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("setting", ["FANCY 0", "FANCY 1", "FANCY 2", "FANCY -1", "SDS 2"])
+@pytest.mark.parametrize("setting", ["FANCY 0", "FANCY 1", "FANCY 2", "FANCY -1"])
 def test_a_refresh_matches_its_reference(setting: str) -> None:
     """After the position is set up, one whole refresh -- the main list and the clock
     list -- is exactly the committed point list, and its picture the committed one."""
@@ -143,23 +143,37 @@ def test_the_texts_are_the_programs_own() -> None:
         "-- WP WP ** -- WP WP WP",
         "** WK ** WR ** WB ** WR",
     ]
+    # the ghost: Black's pawn skipped f6 and White's e-pawn may take it e.p.
+    session.command("SETUP rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3")
+    assert list_texts(session)[3] == "-- ** -- ** -- BG -- **"
     session.command("SETUP 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
     session.command("R-R8")
     assert list_texts(session)[0] == "CHECKMATE"
 
 
+def square_points(main: list[tuple[int, int, int]], file: int, rank: int, level: int
+                  ) -> list[tuple[int, int]]:  # fmt: skip
+    """The points of intensity ``level`` inside a square (file, rank 0-7) of FANCY 1."""
+    x0, y0 = 224 + 72 * file, 200 + 72 * rank
+    return [(x, y) for x, y, i in main if i == level and x0 < x < x0 + 72 and y0 < y < y0 + 72]
+
+
 def test_the_pieces_are_glyphs_on_their_squares() -> None:
     """A lone king on each side: the glyphs are drawn in the squares where the kings
-    stand (KR1 = h1 lower right, K8 = e8), Black's filled with more strokes."""
+    stand (KR1 = h1 lower right, K8 = e8), Black's filled with more strokes; the ghost
+    (e.p. square) is a dimmer diamond on its square."""
     session = Session()
     screen = Screen(session)
     session.command("SETUP 4k3/8/8/8/8/8/8/7K w - - 0 1")
     main = screen.refresh().main
-    glyph = [(x, y) for x, y, level in main if level == 6]  # pieces are at intensity 6
-    h1 = [(x, y) for x, y in glyph if 224 + 7 * 72 <= x < 224 + 8 * 72 and 200 <= y < 272]
-    e8 = [(x, y) for x, y in glyph if 224 + 4 * 72 <= x < 224 + 5 * 72 and 704 <= y < 776]
-    assert h1 and e8 and len(h1) + len(e8) == len(glyph)
+    pieces = [(x, y) for x, y, level in main if level == 6]  # pieces are at intensity 6
+    h1, e8 = square_points(main, 7, 0, 6), square_points(main, 4, 7, 6)
+    assert h1 and e8 and len(h1) + len(e8) == len(pieces)
     assert len(e8) > 1.4 * len(h1)
+    session.command("SETUP 4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2")
+    main = screen.refresh().main
+    ghost = square_points(main, 3, 5, 4)  # d6, at intensity 4
+    assert len(ghost) == 8 and not square_points(main, 3, 5, 6)
 
 
 # --- the clocks -----------------------------------------------------------------------
@@ -234,10 +248,19 @@ def test_a_new_game_sets_the_clocks_to_zero() -> None:
 # --- the debug display ----------------------------------------------------------------
 
 
+def coordinates(move: int) -> str:
+    """A move word (docs/machack.md) in coordinates, as the program writes squares."""
+    text = ""
+    for square in ((move >> 18) & 0o177, move & 0o177):
+        text += "IHGFEDCBA"[square % 10] + str(square // 10 - 1)
+    special = (move >> 31) & 7
+    return text + ("QRBN"[special - 4] if special >= 4 else "")
+
+
 def test_sds_shows_the_plausible_move_generators_list() -> None:
-    """SDS 2 keeps the PMG's list of the position: every legal move counted, the most
-    plausible first in the order PLAUS types them, the poor ones flagged, and the
-    squares' importance."""
+    """SDS 2 keeps the PMG's list of the position -- every legal move counted, the most
+    plausible first in the order PLAUS types them, the poor ones flagged -- and draws
+    it two a line with the squares' importance on the board (read from the list)."""
     session, screen = game3()
     assert screen is not None
     session.command("SDS 2")
@@ -245,14 +268,27 @@ def test_sds_shows_the_plausible_move_generators_list() -> None:
     peek = session.peek
     count, kept = peek("DSNMT"), peek("DSNM")
     assert count == len(session.moves()) and kept == min(count, 48)
+    moves = [peek("DSMV", i) for i in range(kept)]
+    scores = [peek("DSMS", i) for i in range(kept)]
+    assert {coordinates(m) for m in moves} <= set(session.moves())
+    texts = list_texts(session)
     plaus = session.command("PLAUS").lines
     listed = [line for line in plaus if re.match(r"^[ -] *\d+ ", line)]
     assert len(listed) == count
-    scores = [peek("DSMS", i) for i in range(kept)]
     assert [s >> 18 for s in scores] == [int(line[1:7]) for line in listed[:kept]]
     poor = 0o200000
     assert [bool(s & poor) for s in scores] == [line[0] == "-" for line in listed[:kept]]
-    assert peek("DSSQV", 45) == peek("SQVAL", 45)  # e4, as the PMG left it
+    entries = [("-" if s & poor else " ") + f"{s >> 18:4} " + f"{coordinates(m):<5}"
+               for m, s in zip(moves, scores, strict=True)]  # fmt: skip
+    panel = ["  ".join(entries[i : i + 2]) for i in range(0, kept, 2)]
+    if kept % 2:
+        panel[-1] += "  "  # two spaces, then the text ends: no new line
+    else:
+        panel.append("")  # a new line after the last pair
+    assert texts[1].split("\n") == [f" PMG {count} MOVES", "", *panel]
+    sqval = [peek("SQVAL", 10 * row + col) for row in range(9, 1, -1) for col in range(8, 0, -1)]
+    drawn = [int(n) for row in texts[2:10] for n in row.split()]
+    assert drawn == sqval
 
 
 def test_sds_1_shows_the_roots_list_while_thinking() -> None:
