@@ -169,7 +169,7 @@ def play(
     say = _Say()
     session = _session(say=say, baud=int(baud) if baud else None)
     banner = [text for text in session.banner.split("\n") if text and text != "*"]
-    screen, display_note = _screen(session, display, display_png, display_gif)
+    screen, display_note = _screen(session, display, display_png, display_gif, say)
     settings = [f"DEPTH {depth}"] + ([f"SETUP {_fen_arg(fen)}"] if fen else [])
     notes = None
     if pgn_file is not None:
@@ -200,7 +200,7 @@ def play(
 
 
 def _screen(
-    session: Session, window: bool, png: Path | None, gif: Path | None
+    session: Session, window: bool, png: Path | None, gif: Path | None, say: _Say
 ) -> tuple[Screen | None, str | None]:
     """The Type 340 on the session's machine, if any display output was asked for, and
     the note for the header (where the pictures go, or why there is no window)."""
@@ -223,7 +223,7 @@ def _screen(
     else:
         note = f"[the Type 340's screen goes to {files} after every move]"
     try:
-        screen = Screen(session, live=window and reason is None, png=png, gif=gif)
+        screen = Screen(session, live=window and reason is None, png=png, gif=gif, say=say)
     except OutputFileError as exc:
         raise click.ClickException(str(exc)) from exc
     poll = session.on_slice

@@ -17,7 +17,8 @@ machine runs.
 
 from __future__ import annotations
 
-import warnings
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -75,7 +76,8 @@ class Screen:
     ``png``: rewritten with the screen after every move of the game; ``gif``: an
     animation with a frame a move, written by :meth:`close`; ``live``: the window (the
     caller checks :func:`no_window_reason` first).  With neither file the host takes no
-    pictures and never stops the program.
+    pictures and never stops the program.  ``say`` shows a one-line note when a picture
+    cannot be taken or written (the game goes on without it).
     """
 
     def __init__(
@@ -86,6 +88,7 @@ class Screen:
         png: str | Path | None = None,
         gif: str | Path | None = None,
         size: int = PICTURE_SIZE,
+        say: Callable[[str], None] = lambda text: print(text, file=sys.stderr),
     ) -> None:
         for path in (png, gif):
             if path is not None:
@@ -94,6 +97,7 @@ class Screen:
         self.png = png
         self.gif = gif
         self.size = size
+        self.say = say
         options: dict[str, Any] = {"frame_ms": LIVE_FRAME_MS, "size": size} if live else {}
         self.display: Display340 = attach_display(session.machine, live=live, **options)
         symbol = session.image.symbol
@@ -174,15 +178,16 @@ class Screen:
             return
         self.pictured_ply = ply
         try:
-            image = self.picture(self.refresh(PICTURE_REFRESHES))
+            image = self.picture()
         except DisplayError as exc:
-            warnings.warn(f"no picture of the 340: {exc}", stacklevel=2)
+            self.say(f"[no picture of the 340: {exc}]")
             return
         if self.png is not None:
             try:
                 save_png(self.png, image)
             except OSError as exc:
-                raise write_failed(self.png, exc) from exc
+                self.say(f"[{write_failed(self.png, exc)}: no more pictures go there]")
+                self.png = None
         if self.gif is not None:
             from PIL import Image
 

@@ -430,3 +430,20 @@ def test_bench_prints_the_refresh_cost_by_mode() -> None:
         share = float(re.findall(r"(\d+\.\d)%", row)[0])
         assert 0 < share <= 10, row
         assert "different search" not in row
+
+
+def test_a_picture_that_cannot_be_written_is_said_once_and_the_game_goes_on(
+    tmp_path: Path,
+) -> None:
+    png = tmp_path / "screen.png"
+    notes: list[str] = []
+    session = Session()
+    screen = Screen(session, png=png, say=notes.append)
+    session.on_slice = screen.poll
+    session.command("NEW")  # the start is pictured
+    assert load_png(png).max() > 150
+    png.unlink()
+    png.mkdir()  # from now on it cannot be written
+    session.command("P-K4")
+    session.command("P-K4")
+    assert len(notes) == 1 and "cannot write" in notes[0] and screen.png is None
