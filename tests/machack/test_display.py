@@ -179,21 +179,25 @@ def test_the_pieces_are_glyphs_on_their_squares() -> None:
 # --- the clocks -----------------------------------------------------------------------
 
 
-def test_the_clocks_run_while_the_machine_thinks() -> None:
+@pytest.mark.parametrize("search", ["DEPTH 3", "FULLW 1"])
+def test_the_clocks_run_while_the_machine_thinks(search: str) -> None:
     """Two snapshots of the screen a second of emulated time apart while the machine
-    thinks for White: White's clock has moved, in core and on the screen, by that
-    second; Black's stands; the board is the same."""
+    thinks for White (the Greenblatt search, and part 1's full-width search, which has
+    no PMG at its root): White's clock has moved, in core and on the screen, by that
+    second; Black's stands; the board is the same and says who thinks."""
     session, screen = game3()
     assert screen is not None
-    session.command("DEPTH 3")
+    session.command(search)
     clock = session.image.symbol("DSCLK")
     m = session.machine
     snaps: list[tuple[float, int, int, object]] = []
+    thinking: list[str] = []
 
     def at_alarm() -> None:
         if len(snaps) < 2 and m.elapsed_us >= next_at[0]:
             refresh = screen.refresh()
             snaps.append((m.elapsed_us, m.memory[clock], m.memory[clock + 1], refresh))
+            thinking.append(list_texts(session)[0])
             next_at[0] = m.elapsed_us + 1e6
             if len(snaps) == 2:
                 session.type(b"\x07")  # BELL: enough thinking
@@ -210,6 +214,7 @@ def test_the_clocks_run_while_the_machine_thinks() -> None:
     assert white1 > 0 and tenths - 2 <= white2 - white1 <= tenths + 2
     assert r1.clocks != r2.clocks  # type: ignore[attr-defined]
     assert r1.main == r2.main  # type: ignore[attr-defined]
+    assert thinking == ["13. WHITE THINKS"] * 2
 
 
 def test_at_the_prompt_only_the_persons_clock_runs() -> None:
@@ -257,6 +262,14 @@ def coordinates(move: int) -> str:
     return text + ("QRBN"[special - 4] if special >= 4 else "")
 
 
+def kept_list(session: Session) -> tuple[int, list[int], list[int]]:
+    """The PMG's list the display keeps: how many moves the PMG gave, the moves kept
+    and their plausibility,,flags."""
+    kept = session.peek("DSNM")
+    moves = [session.peek("DSMV", i) for i in range(kept)]
+    return session.peek("DSNMT"), moves, [session.peek("DSMS", i) for i in range(kept)]
+
+
 def test_sds_shows_the_plausible_move_generators_list() -> None:
     """SDS 2 keeps the PMG's list of the position -- every legal move counted, the most
     plausible first in the order PLAUS types them, the poor ones flagged -- and draws
@@ -265,11 +278,9 @@ def test_sds_shows_the_plausible_move_generators_list() -> None:
     assert screen is not None
     session.command("SDS 2")
     screen.refresh()
-    peek = session.peek
-    count, kept = peek("DSNMT"), peek("DSNM")
+    count, moves, scores = kept_list(session)
+    kept = len(moves)
     assert count == len(session.moves()) and kept == min(count, 48)
-    moves = [peek("DSMV", i) for i in range(kept)]
-    scores = [peek("DSMS", i) for i in range(kept)]
     assert {coordinates(m) for m in moves} <= set(session.moves())
     texts = list_texts(session)
     plaus = session.command("PLAUS").lines
@@ -286,31 +297,41 @@ def test_sds_shows_the_plausible_move_generators_list() -> None:
     else:
         panel.append("")  # a new line after the last pair
     assert texts[1].split("\n") == [f" PMG {count} MOVES", "", *panel]
-    sqval = [peek("SQVAL", 10 * row + col) for row in range(9, 1, -1) for col in range(8, 0, -1)]
+    squares = [10 * row + col for row in range(9, 1, -1) for col in range(8, 0, -1)]
+    sqval = [session.peek("SQVAL", square) for square in squares]
     drawn = [int(n) for row in texts[2:10] for n in row.split()]
     assert drawn == sqval
 
 
 def test_sds_1_shows_the_roots_list_while_thinking() -> None:
+    """SDS 1: at the prompt the board; while the machine thinks the root's PMG list
+    (the same the prompt shows with SDS 2 for this position) and the squares; at the
+    prompt after it the board again."""
     session, screen = game3()
     assert screen is not None
     session.command("SDS 1")
     assert session.peek("DSDBG") == 0  # at the prompt: the board
-    seen: list[tuple[int, int]] = []
+    seen: list[tuple[int, list[str], tuple[int, list[int], list[int]]]] = []
     m = session.machine
 
     def at_alarm() -> None:
         if not seen:
             screen.refresh()
-            seen.append((session.peek("DSDBG"), session.peek("DSNMT")))
+            seen.append((session.peek("DSDBG"), list_texts(session), kept_list(session)))
             session.type(b"\x07")
 
     session.alarm_us = m.elapsed_us + 500_000
     session.on_slice = at_alarm
     legal = len(session.moves())
     session.send("GO")
-    assert seen == [(-1 & 0o777777777777, legal)]
     assert session.peek("DSDBG") == 0  # back at the prompt: the board again
+    ((debug, texts, thinking),) = seen
+    assert debug == -1 & 0o777777777777
+    assert texts[0] == "13. WHITE THINKS"
+    assert texts[1].startswith(f" PMG {legal} MOVES\n")
+    assert len(texts) == 10  # the status, the list, eight ranks of square values
+    session.command("SDS 2")
+    assert kept_list(session) == thinking
 
 
 # --- the program with and without a 340 -----------------------------------------------
