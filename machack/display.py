@@ -64,10 +64,19 @@ class Refresh:
 
 
 def no_window_reason() -> str | None:
-    """Why the live window cannot open here (None: it can)."""
-    if live_window_available():
-        return None
-    return "no display for the Type 340 window (DISPLAY is not set, or tkinter is missing)"
+    """Why the live window cannot open here (None: it can).  A display that is named
+    but does not answer (a stale DISPLAY) is found by opening a connection to it, before
+    the 340 is attached, so the game is played without it rather than with a 340 that
+    nobody sees and a header that says otherwise."""
+    if not live_window_available():
+        return "no display for the Type 340 window (DISPLAY is not set, or tkinter is missing)"
+    import tkinter
+
+    try:
+        tkinter.Tk().destroy()
+    except tkinter.TclError as exc:
+        return f"no display for the Type 340 window ({exc})"
+    return None
 
 
 class Screen:

@@ -428,6 +428,24 @@ def test_play_display_without_a_display_says_so_and_plays_on(
     assert "1. ... " in result.output
 
 
+def test_play_display_with_a_display_that_does_not_answer_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """DISPLAY names a display with no server behind it (a stale one): the same one-line
+    note, with the reason, and the game on the teletype."""
+    from click.testing import CliRunner
+
+    from machack.cli import main
+
+    monkeypatch.setenv("DISPLAY", ":65432")
+    result = CliRunner().invoke(main, ["play", "--depth", "1", "--display"], input="P-K4\n")
+    assert result.exit_code == 0, result.output
+    notes = [line for line in result.output.splitlines() if "Type 340" in line]
+    assert len(notes) == 1 and "no display for the Type 340 window (" in notes[0]
+    assert "playing on the teletype only" in notes[0]
+    assert "Warning" not in result.output and "1. ... " in result.output
+
+
 def test_play_refuses_a_picture_it_cannot_write(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
