@@ -349,19 +349,26 @@ def test_without_a_340_the_program_draws_nothing() -> None:
 def test_the_refresh_leaves_the_search_alone_and_takes_at_most_a_tenth() -> None:
     """The same search with and without the 340 (FANCY 2, the longest list): the same
     move and nodes; the emulated time the refresh takes (interrupts, BLKO, building the
-    lists) is at most 10%."""
+    lists) is at most 10%.  The refresh is rationed by the clock tick: at most one list
+    started a tick (each start ends with the clock list), the main list at most every
+    DSRATE = 3 ticks, and still drawn more than ten times a second."""
     results = []
     for screen in (False, True):
         session, _ = game3(screen)
         session.command("FANCY 2")
         session.command("DEPTH 2")
+        before = session.peek("DSNRF"), session.peek("DSNCK")
         reply = session.command("GO")
+        mains, clocks = session.peek("DSNRF") - before[0], session.peek("DSNCK") - before[1]
         stats = session.command("STATS").first("TIME ")
         assert stats is not None
         results.append((reply.after_ack[0], stats.split()[4], reply.emulated_us))
     (move, nodes, bare), (move2, nodes2, shown) = results
     assert (move, nodes) == (move2, nodes2)
     assert 0 < (shown - bare) / shown <= 0.10
+    ticks = shown * 60 / 1e6
+    assert clocks <= ticks + 1 and mains <= ticks / 3 + 1
+    assert mains > 10 * shown / 1e6
 
 
 def test_fancy_and_sds_refuse_bad_arguments() -> None:
