@@ -381,6 +381,7 @@ def test_fancy_and_sds_refuse_bad_arguments() -> None:
     assert session.command("FANCY ?").lines == ["-1", "_"]
     session.command("SDS 1")
     assert session.command("SDS=").lines == ["1", "_"]
+    assert "FANCY n  SDS n  (WHAT THE TYPE 340 DISPLAY SHOWS)" in session.command("HELP").lines
 
 
 def test_refresh_without_a_340_seen_is_an_error_not_a_hang() -> None:
