@@ -30,6 +30,7 @@ from .session import (
 )
 
 if TYPE_CHECKING:
+    from .display import Screen
     from .pgn import PlayNotes
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -137,14 +138,21 @@ def main() -> None:
               help="Plies of the search (SETD).")  # fmt: skip
 @click.option("--baud", type=click.Choice(["110"]), default=None,
               help="Teletype at 110 baud: 10 characters a second.")  # fmt: skip
-@click.option("--display", is_flag=True, help="Show the board on the Type 340 display.")
+@click.option("--display", is_flag=True,
+              help="Open the Type 340 display in a window beside the teletype: the program "
+              "draws the board, the game, its clocks (FANCY, SDS: docs/display.md).")  # fmt: skip
+@click.option("--display-png", "display_png", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Write the 340's screen to this PNG after each move.")  # fmt: skip
+@click.option("--display-gif", "display_gif", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="At the end write the 340's screen after each move as an "
+              "animated GIF.")  # fmt: skip
 @click.option("--fen", default=None, help="Start from this position instead of the initial one.")
 @click.option("--pgn", "pgn_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="At the end write the game as PGN, with the PDP-6 time and the program's "
               "value of each of its moves (it types them after each move: PSVD 1).")  # fmt: skip
 def play(
-    colour: str, depth: int, baud: str | None, display: bool, fen: str | None,
-    pgn_file: Path | None,
+    colour: str, depth: int, baud: str | None, display: bool, display_png: Path | None,
+    display_gif: Path | None, fen: str | None, pgn_file: Path | None,
 ) -> None:  # fmt: skip
     """Play a game at the teletype.
 
@@ -161,6 +169,7 @@ def play(
     say = _Say()
     session = _session(say=say, baud=int(baud) if baud else None)
     banner = [text for text in session.banner.split("\n") if text and text != "*"]
+    screen, display_note = _screen(session, display, display_png, display_gif, say)
     settings = [f"DEPTH {depth}"] + ([f"SETUP {_fen_arg(fen)}"] if fen else [])
     notes = None
     if pgn_file is not None:
@@ -176,15 +185,68 @@ def play(
            "none": "you play both sides"}[colour]  # fmt: skip
     host_note = (f"[machine plays {colour}, {you}; depth {depth}; "
                  "Ctrl-C stops it thinking, Ctrl-D ends the game]")  # fmt: skip
-    display_note = "[the Type 340 display is not connected yet; playing on the teletype]"
-    header = banner + [host_note] + ([display_note] if display else [])
+    header = banner + [host_note] + ([display_note] if display_note else [])
     watch = notes.line if notes is not None else None
-    if sys.stdin.isatty() and sys.stdout.isatty():
-        _play_terminal(session, say, colour, baud, header, watch)
-    else:
-        _play_lines(session, colour, baud, header, watch)
+    try:
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            _play_terminal(session, say, colour, baud, header, watch, screen)
+        else:
+            _play_lines(session, colour, baud, header, watch)
+    finally:
+        if screen is not None:
+            _close_screen(screen)
     if pgn_file is not None and notes is not None:
         _write_play_pgn(session, notes, colour, pgn_file)
+
+
+def _screen(
+    session: Session, window: bool, png: Path | None, gif: Path | None, say: _Say
+) -> tuple[Screen | None, str | None]:
+    """The Type 340 on the session's machine, if any display output was asked for, and
+    the note for the header (where the pictures go, or why there is no window)."""
+    if not (window or png or gif):
+        return None, None
+    from pdp6.hostfiles import OutputFileError
+
+    from .display import Screen, no_window_reason
+
+    reason = no_window_reason() if window else None
+    files = ", ".join(str(p) for p in (png, gif) if p is not None)
+    if reason is not None and not files:
+        return None, (f"[{reason}: playing on the teletype only; --display-png and "
+                      "--display-gif draw the 340 into files]")  # fmt: skip
+    if reason is not None:
+        note = f"[{reason}: the 340 is drawn only into {files}]"
+    elif window:
+        note = "[the Type 340 display is in its own window" + (
+            f"; its screen goes to {files} after every move]" if files else "]")  # fmt: skip
+    else:
+        note = f"[the Type 340's screen goes to {files} after every move]"
+    try:
+        screen = Screen(session, live=window and reason is None, png=png, gif=gif, say=say)
+    except OutputFileError as exc:
+        raise click.ClickException(str(exc)) from exc
+    poll = session.on_slice
+
+    def between_slices() -> None:
+        if poll is not None:
+            poll()
+        screen.poll()
+
+    session.on_slice = between_slices
+    return screen, note
+
+
+def _close_screen(screen: Screen) -> None:
+    """Write the GIF and close the window; a file that cannot be written is said."""
+    from pdp6.hostfiles import OutputFileError
+
+    try:
+        screen.close()
+    except OutputFileError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if screen.gif is not None:
+        click.echo(f"[the game's animation is in {screen.gif}]", err=True)
 
 
 def _write_play_pgn(session: Session, notes: PlayNotes, colour: str, path: Path) -> None:
@@ -258,6 +320,7 @@ def _play_terminal(
     baud: str | None,
     header: list[str],
     watch: Callable[[str], None] | None = None,
+    screen: Screen | None = None,
 ) -> None:
     """The interactive game: the keyboard goes to the program a key at a time through
     the shared terminal host (pdp6/terminal.py), the program echoes and answers, and
@@ -278,6 +341,9 @@ def _play_terminal(
     with host.raw():
         while True:
             outcome = runner.run()
+            if screen is not None and outcome.reason == "breakpoint":
+                screen.poll()  # the program built a list: a picture of it, then go on
+                continue
             if outcome.reason != "interrupted" or host.hung_up:
                 break
             waiting = machine.pc in wait_loop and not host.keys and not session.tty.input_flag
@@ -659,16 +725,20 @@ def replay(
 @click.option("--first-start/--no-first-start", default=True, show_default=True,
               help="Time machack play's first prompt with empty caches and warm ones "
               "(the empty-cache run waits for the compiled engine's build).")  # fmt: skip
-def bench(positions: int, first_start: bool) -> None:
-    """Perft speed, emulated move-generation time, time per move at depth 4, and the
-    time to the first prompt on a fresh machine and a warm one."""
+@click.option("--display-cost/--no-display-cost", default=True, show_default=True,
+              help="Time a search with the Type 340 refreshed in each display mode "
+              "(some 20 s of wall time a mode).")  # fmt: skip
+def bench(positions: int, first_start: bool, display_cost: bool) -> None:
+    """Perft speed, emulated move-generation time, time per move at depth 4, the share
+    of a search's emulated time the Type 340's refresh takes, and the time to the first
+    prompt on a fresh machine and a warm one."""
     from . import bench as benchmod
 
     auto = AutoEngine(say=_Say())
     if auto.pending:
         click.echo("waiting for the compiled engine's first build (1-3 minutes) ...", err=True)
         auto.wait()
-    benchmod.run(click.echo, positions, first_start)
+    benchmod.run(click.echo, positions, first_start, display_cost)
 
 
 if __name__ == "__main__":  # pragma: no cover
