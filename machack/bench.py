@@ -152,6 +152,7 @@ def run(
     depth4_positions: int = 3,
     first_start: bool = True,
     display_cost: bool = True,
+    search: bool = True,
 ) -> None:
     """Print the benchmark figures."""
     session = Session()
@@ -188,6 +189,14 @@ def run(
         words = stats.split()
         nodes = words[4] if len(words) > 4 else "?"
         echo(f"{name:<36} {move:<10} {nodes:>8} {reply.emulated_us / 1e6:>9.1f} {wall:>7.2f}")
+    if search:
+        from .bench_search import pmg_lines, think_lines
+
+        echo("")
+        echo("the Greenblatt search ...")
+        for line in pmg_lines():
+            echo(line)
+        think_lines(echo)
     hash_table(session, echo)
     if display_cost:
         echo("")

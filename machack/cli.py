@@ -728,17 +728,24 @@ def replay(
 @click.option("--display-cost/--no-display-cost", default=True, show_default=True,
               help="Time a search with the Type 340 refreshed in each display mode "
               "(some 20 s of wall time a mode).")  # fmt: skip
-def bench(positions: int, first_start: bool, display_cost: bool) -> None:
-    """Perft speed, emulated move-generation time, time per move at depth 4, the share
-    of a search's emulated time the Type 340's refresh takes, and the time to the first
-    prompt on a fresh machine and a warm one."""
+@click.option("--search/--no-search", default=True, show_default=True,
+              help="The Greenblatt search's figures: the plausible move generator's PDP-6 "
+              "time a call, and replay --think of the 1967 games at the defaults and of game "
+              "4 at tournament widths (agreement, PDP-6 and wall time a move; a few "
+              "minutes).")  # fmt: skip
+def bench(positions: int, first_start: bool, display_cost: bool, search: bool) -> None:
+    """Perft speed, emulated move-generation time, time per move at depth 4, the
+    Greenblatt search's figures (the plausible move generator's time a call, agreement
+    with the 1967 games and the time a move), the hash table, the share of a search's
+    emulated time the Type 340's refresh takes, and the time to the first prompt on a
+    fresh machine and a warm one."""
     from . import bench as benchmod
 
     auto = AutoEngine(say=_Say())
     if auto.pending:
         click.echo("waiting for the compiled engine's first build (1-3 minutes) ...", err=True)
         auto.wait()
-    benchmod.run(click.echo, positions, first_start, display_cost)
+    benchmod.run(click.echo, positions, first_start, display_cost, search)
 
 
 if __name__ == "__main__":  # pragma: no cover

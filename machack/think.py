@@ -35,6 +35,7 @@ class ThinkRow:
     agree: bool
     emulated_s: float
     recorded_s: str  # the computer's time as printed ('' if none)
+    wall_s: float = 0.0  # the host's time for the search
 
 
 @dataclass
@@ -82,7 +83,9 @@ def think_game(
             board.pop()
             if played:
                 session.command("U")
-            row = ThinkRow(label, game.typed[ply], ours, agree, reply.emulated_us / 1e6, printed)
+            row = ThinkRow(
+                label, game.typed[ply], ours, agree, reply.emulated_us / 1e6, printed, reply.wall_s
+            )
             result.rows.append(row)
             if log:
                 log(format_row(row))
@@ -128,7 +131,8 @@ def format_row(row: ThinkRow) -> str:
 
 
 def summary(games: list[ThinkGame]) -> str:
-    """Agreement count and percentage, median and maximum emulated time."""
+    """Agreement count and percentage, median and maximum emulated time, median wall
+    time (on the engine the session ran: the compiled one unless told otherwise)."""
     rows = [r for g in games for r in g.rows]
     if not rows:
         return "no positions searched"
@@ -136,7 +140,8 @@ def summary(games: list[ThinkGame]) -> str:
     times = [r.emulated_s for r in rows]
     return (f"agreement {agree} of {len(rows)} ({100 * agree / len(rows):.0f}%); "
             f"PDP-6 time per move: median {statistics.median(times):.1f} s, "
-            f"max {max(times):.1f} s")  # fmt: skip
+            f"max {max(times):.1f} s; wall time per move: median "
+            f"{statistics.median(r.wall_s for r in rows):.2f} s")  # fmt: skip
 
 
 def format_table(games: list[ThinkGame]) -> str:
