@@ -674,10 +674,14 @@ def move(fen: str, depth: int) -> None:
 @click.option("--set", "settings", multiple=True, metavar="COMMAND",
               help="With --think: a setting typed to the program first, e.g. --set 'SETD 5' "
               "(repeatable).")  # fmt: skip
+@click.option("--choices", is_flag=True,
+              help="With --think: print only the choices (move, recorded, ours, agree), no "
+              "times, to compare two versions of the program with diff; the tests hold this "
+              "output at the defaults in tests/machack/data/think_1967.txt.")  # fmt: skip
 @click.option("-v", "--verbose", is_flag=True, help="Print every move and the FEN after it.")
 def replay(
     files: tuple[Path, ...], games_1967: bool, think: bool, tournament: bool,
-    settings: tuple[str, ...], verbose: bool,
+    settings: tuple[str, ...], choices: bool, verbose: bool,
 ) -> None:  # fmt: skip
     """Type recorded games into the program and check every position.
 
@@ -695,6 +699,7 @@ def replay(
       machack replay mygames.pgn
       machack replay --think --1967
       machack replay --think --tournament --1967
+      machack replay --think --choices --1967 | diff tests/machack/data/think_1967.txt -
     """
     from .replay import GAMES_1967, replay_files
 
@@ -707,10 +712,10 @@ def replay(
         chosen = (*(thinkmod.TOURNAMENT if tournament else ()), *settings)
         games = thinkmod.think_files(paths, chosen, log=click.echo if verbose else None,
                                      boot=_session)  # fmt: skip
-        click.echo(thinkmod.format_table(games))
+        click.echo(thinkmod.format_choices(games) if choices else thinkmod.format_table(games))
         sys.exit(1 if any(g.problem for g in games) else 0)
-    if tournament or settings:
-        raise click.UsageError("--tournament and --set go with --think")
+    if tournament or settings or choices:
+        raise click.UsageError("--tournament, --set and --choices go with --think")
     results = replay_files(paths, log=click.echo if verbose else None, boot=_session)
     for result in results:
         click.echo(result.summary())

@@ -156,3 +156,19 @@ def format_table(games: list[ThinkGame]) -> str:
         out.append("")
     out.append(summary(games))
     return "\n".join(out)
+
+
+def format_choices(games: list[ThinkGame]) -> str:
+    """The choices alone, a line a position (game, move, recorded, ours, agree), then the
+    agreement: what a change to the program's thinking changes, without the times."""
+    out = []
+    for game in games:
+        out.extend(
+            f"{game.name} {r.label} {r.recorded} {r.ours} {'yes' if r.agree else 'no'}"
+            for r in game.rows
+        )
+        if game.problem:
+            out.append(f"{game.name} PROBLEM: {game.problem}")
+    rows = [r for g in games for r in g.rows]
+    out.append(f"agreement {sum(r.agree for r in rows)} of {len(rows)}")
+    return "\n".join(out)

@@ -46,6 +46,9 @@ def test_replay_without_games_is_a_usage_error() -> None:
     result = CliRunner().invoke(main, ["replay"])
     assert result.exit_code == 2
     assert "--1967" in result.output
+    result = CliRunner().invoke(main, ["replay", "--1967", "--choices"])
+    assert result.exit_code == 2
+    assert "go with --think" in result.output
 
 
 def test_play_does_not_show_the_hosts_set_up_as_typed() -> None:
