@@ -98,11 +98,11 @@ def fits(
     return move.to_square in _square_set(target[0], color)
 
 
-def shortest_length(board: chess.Board, move: chess.Move) -> int | None:
-    """The length of the shortest candidate text fitting ``move`` and no other legal
-    move (None for castling); promotions carry =X as the program prints them."""
+def unique_texts(board: chess.Board, move: chess.Move) -> set[str]:
+    """Every candidate text fitting ``move`` and no other legal move (none for castling);
+    promotions carry =X as the program prints them."""
     if board.is_castling(move):
-        return None
+        return set()
     color = board.turn
     piece = board.piece_at(move.from_square)
     assert piece is not None
@@ -121,13 +121,16 @@ def shortest_length(board: chess.Board, move: chess.Move) -> int | None:
         targets = [((d,), d[0]) for d in designators(victim, victim_sq, color)]
     else:
         targets = [((name,), name) for name in square_names(move.to_square, color)]
-    best = None
+    out = set()
     legal = list(board.legal_moves)
     for m in movers:
         for target, ttext in targets:
-            text = m[0] + ("X" if capture else "-") + ttext + promo_text
             spec = (target[0], promo)
-            fitting = [x for x in legal if fits(board, x, m, spec, capture)]
-            if fitting == [move] and (best is None or len(text) < best):
-                best = len(text)
-    return best
+            if [x for x in legal if fits(board, x, m, spec, capture)] == [move]:
+                out.add(m[0] + ("X" if capture else "-") + ttext + promo_text)
+    return out
+
+
+def shortest_length(board: chess.Board, move: chess.Move) -> int | None:
+    """The length of the shortest text naming ``move`` alone (None for castling)."""
+    return min(map(len, unique_texts(board, move)), default=None)
