@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = [ROOT / "README.md", ROOT / "docs" / "machine.md"]
+PAGES = [ROOT / "README.md", ROOT / "docs" / "machine.md", ROOT / "docs" / "plausibility.md"]
 BLOCK = re.compile(r"```python\n(.*?)```", re.S)
 
 

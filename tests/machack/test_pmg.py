@@ -340,6 +340,46 @@ def cases() -> list[Case]:
         (BRKVLU, "PAWN BREAK AGAINST QBP"),
         (development(s, "e4", "d5"), "ATTACKS SQUARES"),
     ], "INVESTIGATE", "CAPTURE"))  # fmt: skip
+    # Pawn takes pawn: the trade is classed by the exchange logic's values, the pawns'
+    # rank increments included (3.1).  Level pawns: an even trade, only MJVLU.  Each
+    # capturer stands attacked and undefended: half its value saved (2.1).  The victim's
+    # development counts the capturer's square as 0 (the mover's square, 2.3 item 11).
+    fen = "6k1/8/4p3/3p4/4P3/8/8/6K1 w - - 0 30"
+    s = b(fen)
+    out.append(case("pawn takes pawn, even", fen, "PXP", [
+        (-(development(s, "e4") + BRKVLU + TTVLU), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (pawn("e4", chess.WHITE) // 2, "SAVES ITSELF FROM CAPTURE"),
+        (IVLU, "INITIAL VALUE"),
+        (squares(s, "c4"), "TAKES THE DEVELOPMENT OF HIS QP"),
+        (MJVLU, "AS MANY ATTACKERS AS DEFENDERS"),
+        (BRKVLU, "PAWN BREAK AGAINST KP"),
+        (development(s, "e4", "d5"), "ATTACKS SQUARES"),
+    ], "INVESTIGATE", "CAPTURE"))  # fmt: skip
+    # A victim three ranks further on: the increments are won.
+    fen = "6k1/8/8/8/2p5/3p4/4P3/6K1 w - - 0 30"
+    s = b(fen)
+    out.append(case("pawn takes advanced pawn", fen, "PXP", [
+        (-(development(s, "e2") + BRKVLU + TTVLU), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (pawn("e2", chess.WHITE) // 2, "SAVES ITSELF FROM CAPTURE"),
+        (IVLU, "INITIAL VALUE"),
+        (squares(s, "c2"), "TAKES THE DEVELOPMENT OF HIS QP"),
+        (pawn("d3", chess.BLACK) - pawn("e2", chess.WHITE), "WINS MATERIAL"),
+        (MJVLU, "AS MANY ATTACKERS AS DEFENDERS"),
+        (BRKVLU, "PAWN BREAK AGAINST QBP"),
+        (development(s, "e2", "d3"), "ATTACKS SQUARES"),
+        (ACSPV, "ATTACKS THE CENTRE"),  # K4
+    ], "INVESTIGATE", "CAPTURE"))  # fmt: skip
+    # A victim two ranks further back, defended, nothing to take back with: a losing
+    # trade by the increments, unsafe.
+    fen = "6k1/2p5/3p4/4P3/8/8/8/6K1 w - - 0 30"
+    s = b(fen)
+    out.append(case("pawn takes backward pawn", fen, "PXP", [
+        (-(development(s, "e5") + BRKVLU + TTVLU), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (pawn("e5", chess.WHITE) // 2, "SAVES ITSELF FROM CAPTURE"),
+        (IVLU, "INITIAL VALUE"),
+        (squares(s, "c5"), "TAKES THE DEVELOPMENT OF HIS QP"),
+        (pawn("d6", chess.BLACK) - pawn("e5", chess.WHITE), "LOSES MATERIAL"),
+    ], "CAPTURE", "UNSAFE"))  # fmt: skip
     # An undefended victim: its whole value.
     fen = "6k1/8/8/3n4/8/8/8/3R2K1 w - - 0 30"
     s = b(fen)
