@@ -6,6 +6,9 @@
   a three-instruction stub (``MOVEI L,MSTK-1 / PUSHJ P,GENLEG / JRST 4,``) in free core
   between two commands, the program's state untouched;
 * time per move at depth 4: GO from a few positions;
+* the hash table: depth-5 searches of the 1967 positions with the table off and on;
+* the agreement table of ``machack replay --think --1967`` with the opening book and the
+  hash table on (the searches above have the book off: they time the search);
 * the first start: seconds from ``machack play`` to its first prompt with empty caches
   (numba's and the assembled program's, as on a fresh machine) and with warm ones, and
   how long the background build of the compiled engine took.
@@ -84,10 +87,14 @@ def time_generator(session: Session, fen: str, routine: str = "GENLEG") -> GenTi
 
 
 def run(
-    echo: Callable[[str], None] = print, depth4_positions: int = 3, first_start: bool = True
+    echo: Callable[[str], None] = print,
+    depth4_positions: int = 3,
+    first_start: bool = True,
+    agreement_every: int = 1,
 ) -> None:
-    """Print the benchmark figures."""
+    """Print the benchmark figures (``agreement_every`` 0: no agreement table)."""
     session = Session()
+    session.command("BOOK OFF")
     echo("Mac Hack VI on the emulated PDP-6 (MIDAS program, compiled emulator)")
     echo("")
     echo(f"{'perft':<28} {'nodes':>10} {'wall s':>8} {'nodes/wall s':>13} "
@@ -122,6 +129,8 @@ def run(
         nodes = words[4] if len(words) > 4 else "?"
         echo(f"{name:<36} {move:<10} {nodes:>8} {reply.emulated_us / 1e6:>9.1f} {wall:>7.2f}")
     hash_table(session, echo)
+    if agreement_every:
+        agreement(echo, agreement_every)
     if first_start:
         echo("")
         echo("first start of machack play (the cold start also builds the compiled engine: "
@@ -179,6 +188,26 @@ def hash_table(session: Session, echo: Callable[[str], None], every: int = 16) -
             f"median node reduction {statistics.median(reductions):.0%}; "
             f"positions found with a value in {found / max(probes, 1):.1%} of the probes"
         )
+
+
+def agreement(echo: Callable[[str], None], every: int) -> None:
+    """Part 2's agreement with the 1967 moves, with BOOK ON and HASH ON: every
+    ``every``-th position of Mac Hack's, each row printed as it comes (a full run takes
+    the emulator some minutes), then the summary."""
+    from .replay import GAMES_1967
+    from .think import HEADER, summary, think_files
+
+    echo("")
+    part = "every position" if every == 1 else f"every {every}th position"
+    echo(f"agreement with Mac Hack's 1967 moves, book and hash table on ({part}; "
+         "machack replay --think --book --1967)")  # fmt: skip
+    echo(HEADER)
+    games = think_files([GAMES_1967 / "descriptive.txt"], ("HASH ON",), log=echo, book=True,
+                        every=every)  # fmt: skip
+    for game in games:
+        if game.problem:
+            echo(f"PROBLEM in {game.name}: {game.problem}")
+    echo(summary(games))
 
 
 @dataclass

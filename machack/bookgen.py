@@ -14,9 +14,9 @@ it into ``src/book.mid``, a MIDAS data file that is assembled with the program:
   for the binary search in ``src/bookup.mid``.
 
 The host only builds the table; looking a position up and choosing a reply is the MIDAS
-program's work at play time.  ``machack book build`` (or ``python -m machack.bookgen``)
-rewrites ``src/book.mid``; ``--check`` only compares, and a test does the same, so the
-committed table is always the one the text makes.
+program's work at play time.  ``machack book build`` rewrites ``src/book.mid``;
+``machack book check`` only compares, and a test does the same, so the committed table
+is always the one the text makes.
 """
 
 from __future__ import annotations
@@ -343,11 +343,9 @@ def build_table(path: Path = BOOK_TEXT, session: Session | None = None) -> tuple
     return book, render(book, program_keys(book, session))
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``python -m machack.bookgen [--check]``: rewrite src/book.mid, or (``--check``)
-    only say whether it is what the text makes."""
-    args = sys.argv[1:] if argv is None else argv
-    check = "--check" in args
+def main(check: bool = False) -> int:
+    """``machack book build`` rewrites src/book.mid; ``machack book check`` (``check``)
+    only says whether it is what the text makes.  The exit status."""
     try:
         book, text = build_table()
     except BookError as exc:
@@ -365,7 +363,3 @@ def main(argv: list[str] | None = None) -> int:
     BOOK_MID.write_text(text)
     print(f"wrote {BOOK_MID}: {summary}")
     return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
