@@ -9,6 +9,9 @@
 * the hash table: depth-5 searches of the 1967 positions with the table off and on;
 * the agreement table of ``machack replay --think --1967`` with the opening book and the
   hash table on (the searches above have the book off: they time the search);
+* the Type 340's cost: the same search with no 340 and with the program refreshing
+  its display in each mode; the emulated time the refresh takes from the search
+  (interrupts, BLKO, the lists built) as a share of the move's time;
 * the first start: seconds from ``machack play`` to its first prompt with empty caches
   (numba's and the assembled program's, as on a fresh machine) and with warm ones, and
   how long the background build of the compiled engine took.
@@ -86,11 +89,74 @@ def time_generator(session: Session, fen: str, routine: str = "GENLEG") -> GenTi
     return timing
 
 
+# 1967 game 3 (Mac Hack VI - Landey) to 12... B-Q2: Mac Hack, White, to play 13. B-KR4.
+GAME3_TO_13 = ("P-K4 P-QB4 P-Q4 PXP QXP N-QB3 Q-Q3 N-B3 N-QB3 P-KN3 N-KB3 P-Q3 B-KB4 P-K4 "
+               "B-KN3 P-QR3 O-O-O P-QN4 P-QR4 B-R3 K-QN1 P-N5 QXP/Q6 B-Q2").split()  # fmt: skip
+DISPLAY_MODES = [("FANCY 1", "FANCY 1"), ("FANCY 2", "FANCY 2"), ("FANCY 0", "FANCY 0"),
+                 ("SDS 1 (the PMG's list)", "SDS 1")]  # fmt: skip
+
+
+@dataclass
+class RefreshCost:
+    """One search timed with the display in one mode (``mode`` None: no 340)."""
+
+    mode: str | None
+    move: str
+    nodes: str
+    emulated_s: float
+    wall_s: float
+    main_lists: int  # main lists the 340 drew during the search
+    clock_lists: int
+
+
+def time_display(mode: str | None, setting: str | None, depth: int) -> RefreshCost:
+    """GO in 1967 game 3 before 13. B-KR4 on a fresh machine, with a 340 showing
+    ``setting`` (None: no 340, the program draws nothing)."""
+    from .display import Screen
+
+    session = Session()
+    if setting is not None:
+        Screen(session)
+        session.command(setting)
+    session.command(f"DEPTH {depth}")
+    for move in GAME3_TO_13:
+        session.command(move)
+    peek = session.peek
+    main0, clocks0 = peek("DSNRF"), peek("DSNCK")
+    t0 = time.perf_counter()
+    reply = session.command("GO")
+    wall = time.perf_counter() - t0
+    move = reply.after_ack[0].split()[-1] if reply.after_ack else "-"
+    words = (session.command("STATS").first("TIME ") or "").split()
+    nodes = words[4] if len(words) > 4 else "?"
+    return RefreshCost(mode, move, nodes, reply.emulated_us / 1e6, wall,
+                       peek("DSNRF") - main0, peek("DSNCK") - clocks0)  # fmt: skip
+
+
+def display_cost_lines(depth: int = 3) -> list[str]:
+    """The refresh's share of a search's emulated time, by display mode."""
+    bare = time_display(None, None, depth)
+    lines = [f"{'Type 340 refresh during a search':<30} {'move':<7} {'nodes':>6} {'PDP-6 s':>8} "
+             f"{'cost':>6} {'main/s':>7} {'wall s':>7}",
+             f"{'no 340':<30} {bare.move:<7} {bare.nodes:>6} {bare.emulated_s:>8.2f} "
+             f"{'':>6} {'':>7} {bare.wall_s:>7.2f}"]  # fmt: skip
+    for name, setting in DISPLAY_MODES:
+        r = time_display(name, setting, depth)
+        share = (r.emulated_s - bare.emulated_s) / r.emulated_s
+        same = "" if (r.move, r.nodes) == (bare.move, bare.nodes) else "  (a different search!)"
+        rate = r.main_lists / r.emulated_s
+        lines.append(f"{name:<30} {r.move:<7} {r.nodes:>6} {r.emulated_s:>8.2f} "
+                     f"{share:>6.1%} {rate:>7.1f} {r.wall_s:>7.2f}{same}")  # fmt: skip
+    return lines
+
+
 def run(
     echo: Callable[[str], None] = print,
     depth4_positions: int = 3,
     first_start: bool = True,
     agreement_every: int = 1,
+    display_cost: bool = True,
+    search: bool = True,
 ) -> None:
     """Print the benchmark figures (``agreement_every`` 0: no agreement table)."""
     session = Session()
@@ -128,9 +194,23 @@ def run(
         words = stats.split()
         nodes = words[4] if len(words) > 4 else "?"
         echo(f"{name:<36} {move:<10} {nodes:>8} {reply.emulated_us / 1e6:>9.1f} {wall:>7.2f}")
+    if search:
+        from .bench_search import pmg_lines, think_lines
+
+        echo("")
+        echo("the Greenblatt search ...")
+        for line in pmg_lines():
+            echo(line)
+        think_lines(echo)
     hash_table(session, echo)
     if agreement_every:
         agreement(echo, agreement_every)
+    if display_cost:
+        echo("")
+        echo("the Type 340 (1967 game 3 before 13. B-KR4, depth 3; cost: the refresh's share "
+             "of the move's PDP-6 time; main/s: main lists drawn a PDP-6 second) ...")  # fmt: skip
+        for line in display_cost_lines():
+            echo(line)
     if first_start:
         echo("")
         echo("first start of machack play (the cold start also builds the compiled engine: "

@@ -30,6 +30,7 @@ from .session import (
 )
 
 if TYPE_CHECKING:
+    from .display import Screen
     from .pgn import PlayNotes
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -138,14 +139,21 @@ def main() -> None:
               help="Plies of the search (SETD).")  # fmt: skip
 @click.option("--baud", type=click.Choice(["110"]), default=None,
               help="Teletype at 110 baud: 10 characters a second.")  # fmt: skip
-@click.option("--display", is_flag=True, help="Show the board on the Type 340 display.")
+@click.option("--display", is_flag=True,
+              help="Open the Type 340 display in a window beside the teletype: the program "
+              "draws the board, the game, its clocks (FANCY, SDS: docs/display.md).")  # fmt: skip
+@click.option("--display-png", "display_png", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Write the 340's screen to this PNG after each move.")  # fmt: skip
+@click.option("--display-gif", "display_gif", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="At the end write the 340's screen after each move as an "
+              "animated GIF.")  # fmt: skip
 @click.option("--fen", default=None, help="Start from this position instead of the initial one.")
 @click.option("--pgn", "pgn_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="At the end write the game as PGN, with the PDP-6 time and the program's "
               "value of each of its moves (it types them after each move: PSVD 1).")  # fmt: skip
 def play(
-    colour: str, depth: int, baud: str | None, display: bool, fen: str | None,
-    pgn_file: Path | None,
+    colour: str, depth: int, baud: str | None, display: bool, display_png: Path | None,
+    display_gif: Path | None, fen: str | None, pgn_file: Path | None,
 ) -> None:  # fmt: skip
     """Play a game at the teletype.
 
@@ -162,6 +170,7 @@ def play(
     say = _Say()
     session = _session(say=say, baud=int(baud) if baud else None)
     banner = [text for text in session.banner.split("\n") if text and text != "*"]
+    screen, display_note = _screen(session, display, display_png, display_gif, say)
     settings = [f"DEPTH {depth}"] + ([f"SETUP {_fen_arg(fen)}"] if fen else [])
     notes = None
     if pgn_file is not None:
@@ -177,15 +186,68 @@ def play(
            "none": "you play both sides"}[colour]  # fmt: skip
     host_note = (f"[machine plays {colour}, {you}; depth {depth}; "
                  "Ctrl-C stops it thinking, Ctrl-D ends the game]")  # fmt: skip
-    display_note = "[the Type 340 display is not connected yet; playing on the teletype]"
-    header = banner + [host_note] + ([display_note] if display else [])
+    header = banner + [host_note] + ([display_note] if display_note else [])
     watch = notes.line if notes is not None else None
-    if sys.stdin.isatty() and sys.stdout.isatty():
-        _play_terminal(session, say, colour, baud, header, watch)
-    else:
-        _play_lines(session, colour, baud, header, watch)
+    try:
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            _play_terminal(session, say, colour, baud, header, watch, screen)
+        else:
+            _play_lines(session, colour, baud, header, watch)
+    finally:
+        if screen is not None:
+            _close_screen(screen)
     if pgn_file is not None and notes is not None:
         _write_play_pgn(session, notes, colour, pgn_file)
+
+
+def _screen(
+    session: Session, window: bool, png: Path | None, gif: Path | None, say: _Say
+) -> tuple[Screen | None, str | None]:
+    """The Type 340 on the session's machine, if any display output was asked for, and
+    the note for the header (where the pictures go, or why there is no window)."""
+    if not (window or png or gif):
+        return None, None
+    from pdp6.hostfiles import OutputFileError
+
+    from .display import Screen, no_window_reason
+
+    reason = no_window_reason() if window else None
+    files = ", ".join(str(p) for p in (png, gif) if p is not None)
+    if reason is not None and not files:
+        return None, (f"[{reason}: playing on the teletype only; --display-png and "
+                      "--display-gif draw the 340 into files]")  # fmt: skip
+    if reason is not None:
+        note = f"[{reason}: the 340 is drawn only into {files}]"
+    elif window:
+        note = "[the Type 340 display is in its own window" + (
+            f"; its screen goes to {files} after every move]" if files else "]")  # fmt: skip
+    else:
+        note = f"[the Type 340's screen goes to {files} after every move]"
+    try:
+        screen = Screen(session, live=window and reason is None, png=png, gif=gif, say=say)
+    except OutputFileError as exc:
+        raise click.ClickException(str(exc)) from exc
+    poll = session.on_slice
+
+    def between_slices() -> None:
+        if poll is not None:
+            poll()
+        screen.poll()
+
+    session.on_slice = between_slices
+    return screen, note
+
+
+def _close_screen(screen: Screen) -> None:
+    """Write the GIF and close the window; a file that cannot be written is said."""
+    from pdp6.hostfiles import OutputFileError
+
+    try:
+        screen.close()
+    except OutputFileError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if screen.gif is not None:
+        click.echo(f"[the game's animation is in {screen.gif}]", err=True)
 
 
 def _write_play_pgn(session: Session, notes: PlayNotes, colour: str, path: Path) -> None:
@@ -259,6 +321,7 @@ def _play_terminal(
     baud: str | None,
     header: list[str],
     watch: Callable[[str], None] | None = None,
+    screen: Screen | None = None,
 ) -> None:
     """The interactive game: the keyboard goes to the program a key at a time through
     the shared terminal host (pdp6/terminal.py), the program echoes and answers, and
@@ -279,6 +342,9 @@ def _play_terminal(
     with host.raw():
         while True:
             outcome = runner.run()
+            if screen is not None and outcome.reason == "breakpoint":
+                screen.poll()  # the program built a list: a picture of it, then go on
+                continue
             if outcome.reason != "interrupted" or host.hung_up:
                 break
             waiting = machine.pc in wait_loop and not host.keys and not session.tty.input_flag
@@ -614,10 +680,14 @@ def move(fen: str, depth: int) -> None:
               "and the positions the score marks BOOK are asked too.")  # fmt: skip
 @click.option("--every", type=click.IntRange(1), default=1, show_default=True,
               help="With --think: ask only every n-th of Mac Hack's positions.")  # fmt: skip
+@click.option("--choices", is_flag=True,
+              help="With --think: print only the choices (move, recorded, ours, agree), no "
+              "times, to compare two versions of the program with diff; the tests hold this "
+              "output at the defaults in tests/machack/data/think_1967.txt.")  # fmt: skip
 @click.option("-v", "--verbose", is_flag=True, help="Print every move and the FEN after it.")
 def replay(
     files: tuple[Path, ...], games_1967: bool, think: bool, tournament: bool,
-    settings: tuple[str, ...], book: bool, every: int, verbose: bool,
+    settings: tuple[str, ...], book: bool, every: int, choices: bool, verbose: bool,
 ) -> None:  # fmt: skip
     """Type recorded games into the program and check every position.
 
@@ -637,6 +707,7 @@ def replay(
       machack replay --think --1967
       machack replay --think --tournament --1967
       machack replay --think --book --set 'HASH ON' --1967
+      machack replay --think --choices --1967 | diff tests/machack/data/think_1967.txt -
     """
     from .replay import GAMES_1967, replay_files
 
@@ -649,10 +720,10 @@ def replay(
         chosen = (*(thinkmod.TOURNAMENT if tournament else ()), *settings)
         games = thinkmod.think_files(paths, chosen, log=click.echo if verbose else None,
                                      boot=_session, book=book, every=every)  # fmt: skip
-        click.echo(thinkmod.format_table(games))
+        click.echo(thinkmod.format_choices(games) if choices else thinkmod.format_table(games))
         sys.exit(1 if any(g.problem for g in games) else 0)
-    if tournament or settings or book or every != 1:
-        raise click.UsageError("--tournament, --set, --book and --every go with --think")
+    if tournament or settings or book or every != 1 or choices:
+        raise click.UsageError("--tournament, --set, --book, --every and --choices go with --think")
     results = replay_files(paths, log=click.echo if verbose else None, boot=_session)
     for result in results:
         click.echo(result.summary())
@@ -690,21 +761,34 @@ def book_check() -> None:
 @click.option("--first-start/--no-first-start", default=True, show_default=True,
               help="Time machack play's first prompt with empty caches and warm ones "
               "(the empty-cache run waits for the compiled engine's build).")  # fmt: skip
+@click.option("--display-cost/--no-display-cost", default=True, show_default=True,
+              help="Time a search with the Type 340 refreshed in each display mode "
+              "(some 20 s of wall time a mode).")  # fmt: skip
+@click.option("--search/--no-search", default=True, show_default=True,
+              help="The Greenblatt search's figures: the plausible move generator's PDP-6 "
+              "time a call, and replay --think of the 1967 games at the defaults and of game "
+              "4 at tournament widths (agreement, PDP-6 and wall time a move; a few "
+              "minutes).")  # fmt: skip
 @click.option("--agreement-every", type=click.IntRange(0), default=1, show_default=True,
-              help="The agreement table with the 1967 moves (book and hash table on) on "
+              help="The agreement table with the 1967 moves, book and hash table on, on "
               "every n-th of Mac Hack's positions; 0 leaves it out (the whole table takes "
-              "some minutes).")  # fmt: skip
-def bench(positions: int, first_start: bool, agreement_every: int) -> None:
-    """Perft speed, emulated move-generation time, time per move at depth 4, the hash
-    table at depth 5, the agreement with the 1967 moves with the book and the hash table
-    on, and the time to the first prompt on a fresh machine and a warm one."""
+              "a minute or two).")  # fmt: skip
+def bench(
+    positions: int, first_start: bool, display_cost: bool, search: bool, agreement_every: int
+) -> None:
+    """Perft speed, emulated move-generation time, time per move at depth 4, the
+    Greenblatt search's figures (the plausible move generator's time a call, agreement
+    with the 1967 games and the time a move), the hash table, the agreement with the 1967
+    moves with the book and the hash table on, the share of a search's emulated time the
+    Type 340's refresh takes, and the time to the first prompt on a fresh machine and a
+    warm one."""
     from . import bench as benchmod
 
     auto = AutoEngine(say=_Say())
     if auto.pending:
         click.echo("waiting for the compiled engine's first build (1-3 minutes) ...", err=True)
         auto.wait()
-    benchmod.run(click.echo, positions, first_start, agreement_every)
+    benchmod.run(click.echo, positions, first_start, agreement_every, display_cost, search)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -39,6 +39,7 @@ class ThinkRow:
     agree: bool
     emulated_s: float
     recorded_s: str  # the computer's time as printed ('' if none)
+    wall_s: float = 0.0  # the host's time for the search
     book: bool = False  # the program's move came from its opening book
 
 
@@ -113,7 +114,8 @@ def ask(
     if played:
         session.command("U")
     from_book = bool(played) and is_book_move(played[0])
-    return ThinkRow(label, recorded, ours, agree, reply.emulated_us / 1e6, printed, from_book)
+    return ThinkRow(label, recorded, ours, agree, reply.emulated_us / 1e6, printed,
+                    wall_s=reply.wall_s, book=from_book)  # fmt: skip
 
 
 def think_files(
@@ -155,7 +157,8 @@ def format_row(row: ThinkRow) -> str:
 
 def summary(games: list[ThinkGame]) -> str:
     """Agreement count and percentage, the book's part in it, median and maximum
-    emulated time of the searched moves."""
+    emulated time and median wall time of the searched moves (on the engine the session
+    ran: the compiled one unless told otherwise)."""
     rows = [r for g in games for r in g.rows]
     if not rows:
         return "no positions searched"
@@ -164,10 +167,12 @@ def summary(games: list[ThinkGame]) -> str:
     booked = [r for r in rows if r.book]
     if booked:
         text += f"; from the book {len(booked)}, {sum(r.agree for r in booked)} agreeing"
-    times = [r.emulated_s for r in rows if not r.book]
-    if times:
-        text += (f"; PDP-6 time per searched move: median {statistics.median(times):.1f} s, "
-                 f"max {max(times):.1f} s")  # fmt: skip
+    searched = [r for r in rows if not r.book]
+    if searched:
+        times = [r.emulated_s for r in searched]
+        text += (f"; PDP-6 time per move: median {statistics.median(times):.1f} s, "
+                 f"max {max(times):.1f} s; wall time per move: median "
+                 f"{statistics.median(r.wall_s for r in searched):.2f} s")  # fmt: skip
     return text
 
 
@@ -182,4 +187,20 @@ def format_table(games: list[ThinkGame]) -> str:
             out.append(f"PROBLEM: {game.problem}")
         out.append("")
     out.append(summary(games))
+    return "\n".join(out)
+
+
+def format_choices(games: list[ThinkGame]) -> str:
+    """The choices alone, a line a position (game, move, recorded, ours, agree), then the
+    agreement: what a change to the program's thinking changes, without the times."""
+    out = []
+    for game in games:
+        out.extend(
+            f"{game.name} {r.label} {r.recorded} {r.ours} {'yes' if r.agree else 'no'}"
+            for r in game.rows
+        )
+        if game.problem:
+            out.append(f"{game.name} PROBLEM: {game.problem}")
+    rows = [r for g in games for r in g.rows]
+    out.append(f"agreement {sum(r.agree for r in rows)} of {len(rows)}")
     return "\n".join(out)

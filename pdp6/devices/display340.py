@@ -261,6 +261,7 @@ class Display340(Device):
         super().__init__()
         self.points = PointLog()
         self.keep_ns = keep_ns
+        self._trim_floor = 0  # see advance
         self.pen: tuple[int, int] | None = None
         self.listeners: list[FrameListener] = []
         # the 344 interface
@@ -401,8 +402,11 @@ class Display340(Device):
                     self._start(self._t_end)
                     continue
             break
-        if self.keep_ns is not None and len(self.points) > self.trim_at:
+        if self.keep_ns is not None and len(self.points) > max(self.trim_at, self._trim_floor):
             self._trim(now - self.keep_ns)
+            # what is left may all be recent: trim again only once it has doubled, so a
+            # steady stream costs a copy of the list per doubling, not per word
+            self._trim_floor = 2 * len(self.points)
 
     def _trim(self, before: int) -> None:
         ts = self.points.t

@@ -79,6 +79,11 @@ def test_the_committed_table_is_the_one_the_text_makes() -> None:
     assert BOOK_TEXT.name in text
 
 
+def test_the_program_with_its_book_ends_below_the_hash_table(session: Session) -> None:
+    """The table is assembled with the program: all of it must stay below 200000."""
+    assert session.image.symbol("BKEND") < session.image.symbol("PRGEND") <= 0o200000
+
+
 # --- the program ------------------------------------------------------------------------
 def test_game_4_gives_mac_hacks_first_nine_moves_from_the_book(fresh: Session) -> None:
     """The paper: in game 4 (Mac Hack White) the first nine moves came from the book.

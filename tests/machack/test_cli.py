@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -44,6 +46,9 @@ def test_replay_without_games_is_a_usage_error() -> None:
     result = CliRunner().invoke(main, ["replay"])
     assert result.exit_code == 2
     assert "--1967" in result.output
+    result = CliRunner().invoke(main, ["replay", "--1967", "--choices"])
+    assert result.exit_code == 2
+    assert "go with --think" in result.output
 
 
 def test_play_does_not_show_the_hosts_set_up_as_typed() -> None:
@@ -73,28 +78,31 @@ def test_bad_fen_is_an_error_not_a_traceback() -> None:
 
 
 class _PtyPlay:
-    """`machack play --depth 2` on a pseudo-terminal: what it printed, and waiting."""
+    """`machack play --depth 2` (and ``options``) on a pseudo-terminal: what it printed,
+    and waiting."""
 
-    def __init__(self) -> None:
+    def __init__(self, *options: str) -> None:
         import pty
 
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: the command on the pseudo-terminal
-            os.execv(sys.executable, [sys.executable, "-m", "machack", "play", "--depth", "2"])
+            command = [sys.executable, "-m", "machack", "play", "--depth", "2", *options]
+            os.execv(sys.executable, command)
         self.out = b""
 
-    def until(self, text: bytes, seconds: float = 60.0) -> None:
+    def until(self, text: bytes, seconds: float = 60.0, since: int = 0) -> None:
+        """Wait for ``text`` in what was printed (from offset ``since``)."""
         import select
 
         end = time.monotonic() + seconds
-        while text not in self.out and time.monotonic() < end:
+        while text not in self.out[since:] and time.monotonic() < end:
             ready, _, _ = select.select([self.fd], [], [], 0.1)
             if ready:
                 try:
                     self.out += os.read(self.fd, 4096)
                 except OSError:
                     return
-        assert text in self.out, self.out.decode("ascii", "replace")
+        assert text in self.out[since:], self.out.decode("ascii", "replace")
 
     def exit_code(self, seconds: float = 30.0) -> int | None:
         """The exit code once the command has ended; None if it still runs."""
@@ -150,6 +158,97 @@ def test_ctrl_d_on_a_terminal_ends_the_game() -> None:
         os.write(play.fd, b"P-K\x04")
         assert play.exit_code() == 0, "Ctrl-D did not end the game"
         assert b"^D" not in play.out
+    finally:
+        play.kill()
+
+
+def test_play_on_a_terminal_pictures_the_340_after_every_move(tmp_path: Path) -> None:
+    """On a terminal the program's stops for pictures (it has built a display list) are
+    taken and the game goes on: the PNG shows the position after the machine's move."""
+    from PIL import Image
+
+    png, gif = tmp_path / "screen.png", tmp_path / "game.gif"
+    play = _PtyPlay("--display-png", str(png), "--display-gif", str(gif))
+    try:
+        play.until(b"Ctrl-D ends the game]\r\n[the Type 340's screen goes to")
+        play.until(b"*")
+        os.write(play.fd, b"P-K4\r")
+        play.until(b"1. ... ")
+        play.until(b"wall")
+        play.until(b"\r\n*", since=play.out.index(b"wall"))  # the prompt after its move
+        os.write(play.fd, b"\x04")
+        assert play.exit_code() == 0, play.out.decode("ascii", "replace")
+        assert b"Traceback" not in play.out
+        with Image.open(png) as picture:
+            assert picture.size == (768, 768)
+        with Image.open(gif) as animation:
+            assert animation.n_frames == 3  # the start, 1. P-K4 (thinking), 1. ... (its move)
+    finally:
+        play.kill()
+
+
+@pytest.fixture
+def xvfb(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A desktop of its own: an Xvfb server, its name in DISPLAY (skipped without Xvfb
+    or PIL's X screen grab)."""
+    import shutil
+    import subprocess
+
+    from PIL import features
+
+    if shutil.which("Xvfb") is None or not features.check("xcb"):
+        pytest.skip("no Xvfb, or PIL without XCB to grab its screen")
+    read, write = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1024x800x24", "-nolisten", "tcp"],
+        pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    os.close(write)
+    with os.fdopen(read) as answer:
+        number = answer.readline().strip()  # written once the server accepts clients
+    if not number:
+        server.kill()
+        server.wait()
+        pytest.skip("Xvfb did not start")
+    monkeypatch.setenv("DISPLAY", f":{number}")
+    try:
+        yield f":{number}"
+    finally:
+        server.kill()
+        server.wait()
+
+
+def longest_run(row: np.ndarray) -> int:
+    """The longest run of True in a row of pixels."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], row.astype(np.int8), [0]))))
+    return int((edges[1::2] - edges[::2]).max()) if len(edges) else 0
+
+
+def test_play_display_opens_the_live_window_on_a_desktop(xvfb: str) -> None:
+    """On a desktop (Xvfb) --display opens the Type 340's window, and the screen there
+    shows what the program draws: after the machine's move, the board's nine lines
+    across (FANCY 1), each some 430 pixels long in the 768-pixel window."""
+    from PIL import ImageGrab
+
+    play = _PtyPlay("--display")
+    try:
+        play.until(b"Ctrl-D ends the game]\r\n[the Type 340 display is in its own window]")
+        play.until(b"*")
+        os.write(play.fd, b"P-K4\r")
+        play.until(b"wall")
+        play.until(b"\r\n*", since=play.out.index(b"wall"))  # the prompt after its move
+        lines = 0
+        end = time.monotonic() + 30
+        while lines < 9 and time.monotonic() < end:  # the window shows a frame a moment
+            time.sleep(0.5)
+            lit = np.asarray(ImageGrab.grab(xdisplay=xvfb).convert("L")) > 40
+            for shift in (1, 2, 3):  # the 340's points, 3 pixels apart, joined up
+                lit[:, shift:] |= lit[:, :-shift]
+            rows = [y for y, row in enumerate(lit) if 400 < longest_run(row) < 480]
+            lines = 1 + int((np.diff(rows) > 1).sum()) if rows else 0
+        assert lines == 9, f"{lines} long lines across on the desktop"
+        os.write(play.fd, b"\x04")
+        assert play.exit_code() == 0, play.out.decode("ascii", "replace")
     finally:
         play.kill()
 

@@ -66,3 +66,18 @@ def test_a_wrong_record_fails(tmp_path: Path, session: Session) -> None:
     (tmp_path / "bad.txt").write_text("=" * 72 + bad)
     result = replay_files([tmp_path / "bad.txt"], session=session)
     assert not result[0].ok
+
+
+GOLDEN = Path(__file__).parent / "data" / "think_1967.txt"
+
+
+@pytest.mark.slow
+def test_think_choices_at_the_defaults_are_the_golden_ones() -> None:
+    """The program's choice at every Mac Hack move of the 1967 games, at the defaults,
+    is held in a file: a change to the program's thinking shows here, and changing the
+    file is a deliberate act explained in its commit (regenerate it with
+    ``machack replay --think --choices --1967 > tests/machack/data/think_1967.txt``)."""
+    from machack.think import format_choices, think_files
+
+    games = think_files([GAMES_DIR / "descriptive.txt"])
+    assert format_choices(games) + "\n" == GOLDEN.read_text()
