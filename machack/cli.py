@@ -19,6 +19,7 @@ import click
 from pdp6.autoengine import AutoEngine
 from pdp6.runner import StopFlag
 
+from .build import BuildError
 from .session import (
     ProgramHung,
     Reply,
@@ -66,7 +67,7 @@ def _session(say: Callable[[str], None] | None = None, **kwargs: object) -> Sess
     click.get_current_context().call_on_close(auto.note_unfinished)
     try:
         session = Session(engine=auto.engine, **kwargs)  # type: ignore[arg-type]
-    except SessionError as exc:
+    except (SessionError, BuildError) as exc:
         raise click.ClickException(f"the program did not start: {exc}") from exc
     session.on_slice = lambda: auto.poll(session.machine)
     return session

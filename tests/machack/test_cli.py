@@ -303,3 +303,18 @@ def test_bench_times_the_first_start_cold_and_warm(tmp_path: Path) -> None:
     assert cold.prompt_s > 0 and warm.prompt_s > 0
     if jit.ENABLED:
         assert cold.engine_ready_s is not None and cold.engine_ready_s > cold.prompt_s
+
+
+def test_a_program_that_does_not_assemble_is_one_message(monkeypatch) -> None:
+    """Edited sources that MIDAS refuses: the command says so in one message, exit 1."""
+    import machack.cli as cli
+    from machack.build import BuildError
+
+    def broken(**_: object) -> None:
+        raise BuildError("MIDAS errors in machack.mid:\nsearch.mid:12:1: X multiply defined")
+
+    monkeypatch.setattr(cli, "Session", broken)
+    result = CliRunner().invoke(main, ["replay", "--think", "--1967"])
+    assert result.exit_code == 1
+    assert "the program did not start: MIDAS errors" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
