@@ -6,6 +6,9 @@
   a three-instruction stub (``MOVEI L,MSTK-1 / PUSHJ P,GENLEG / JRST 4,``) in free core
   between two commands, the program's state untouched;
 * time per move at depth 4: GO from a few positions;
+* the hash table: depth-5 searches of the 1967 positions with the table off and on;
+* the agreement table of ``machack replay --think --1967`` with the opening book and the
+  hash table on (the searches above have the book off: they time the search);
 * the Type 340's cost: the same search with no 340 and with the program refreshing
   its display in each mode; the emulated time the refresh takes from the search
   (interrupts, BLKO, the lists built) as a share of the move's time;
@@ -151,11 +154,13 @@ def run(
     echo: Callable[[str], None] = print,
     depth4_positions: int = 3,
     first_start: bool = True,
+    agreement_every: int = 1,
     display_cost: bool = True,
     search: bool = True,
 ) -> None:
-    """Print the benchmark figures."""
+    """Print the benchmark figures (``agreement_every`` 0: no agreement table)."""
     session = Session()
+    session.command("BOOK OFF")
     echo("Mac Hack VI on the emulated PDP-6 (MIDAS program, compiled emulator)")
     echo("")
     echo(f"{'perft':<28} {'nodes':>10} {'wall s':>8} {'nodes/wall s':>13} "
@@ -198,6 +203,8 @@ def run(
             echo(line)
         think_lines(echo)
     hash_table(session, echo)
+    if agreement_every:
+        agreement(echo, agreement_every)
     if display_cost:
         echo("")
         echo("the Type 340 (1967 game 3 before 13. B-KR4, depth 3; cost: the refresh's share "
@@ -261,6 +268,26 @@ def hash_table(session: Session, echo: Callable[[str], None], every: int = 16) -
             f"median node reduction {statistics.median(reductions):.0%}; "
             f"positions found with a value in {found / max(probes, 1):.1%} of the probes"
         )
+
+
+def agreement(echo: Callable[[str], None], every: int) -> None:
+    """Part 2's agreement with the 1967 moves, with BOOK ON and HASH ON: every
+    ``every``-th position of Mac Hack's, each row printed as it comes (a full run takes
+    the emulator some minutes), then the summary."""
+    from .replay import GAMES_1967
+    from .think import HEADER, summary, think_files
+
+    echo("")
+    part = "every position" if every == 1 else f"every {every}th position"
+    echo(f"agreement with Mac Hack's 1967 moves, book and hash table on ({part}; "
+         "machack replay --think --book --1967)")  # fmt: skip
+    echo(HEADER)
+    games = think_files([GAMES_1967 / "descriptive.txt"], ("HASH ON",), log=echo, book=True,
+                        every=every)  # fmt: skip
+    for game in games:
+        if game.problem:
+            echo(f"PROBLEM in {game.name}: {game.problem}")
+    echo(summary(games))
 
 
 @dataclass

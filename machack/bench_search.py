@@ -71,6 +71,7 @@ def middlegame_positions(every: int) -> list[tuple[str, str]]:
 def pmg_lines(every: int = 6) -> list[str]:
     """The PMG's time a call, median over the calls of the searches."""
     session = Session()
+    session.command("BOOK OFF")  # (a position still in the book would not be searched)
     calls: list[float] = []
     for _, fen in middlegame_positions(every):
         calls += pmg_call_times(session, fen)

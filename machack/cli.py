@@ -122,6 +122,7 @@ def main() -> None:
       machack match --opponent stockfish --movetime 1000
       machack play --pgn game.pgn        the game as PGN, with PDP-6 times
       machack bench
+      machack book build                 the book's table from its text, after editing it
     """
 
 
@@ -675,6 +676,11 @@ def move(fen: str, depth: int) -> None:
 @click.option("--set", "settings", multiple=True, metavar="COMMAND",
               help="With --think: a setting typed to the program first, e.g. --set 'SETD 5' "
               "(repeatable).")  # fmt: skip
+@click.option("--book", is_flag=True,
+              help="With --think: the program's opening book on; its moves are marked BOOK, "
+              "and the positions the score marks BOOK are asked too.")  # fmt: skip
+@click.option("--every", type=click.IntRange(1), default=1, show_default=True,
+              help="With --think: ask only every n-th of Mac Hack's positions.")  # fmt: skip
 @click.option("--choices", is_flag=True,
               help="With --think: print only the choices (move, recorded, ours, agree), no "
               "times, to compare two versions of the program with diff; the tests hold this "
@@ -682,7 +688,7 @@ def move(fen: str, depth: int) -> None:
 @click.option("-v", "--verbose", is_flag=True, help="Print every move and the FEN after it.")
 def replay(
     files: tuple[Path, ...], games_1967: bool, think: bool, tournament: bool,
-    settings: tuple[str, ...], choices: bool, verbose: bool,
+    settings: tuple[str, ...], book: bool, every: int, choices: bool, verbose: bool,
 ) -> None:  # fmt: skip
     """Type recorded games into the program and check every position.
 
@@ -692,7 +698,8 @@ def replay(
 
     With --think, at every move of Mac Hack's side (the game's history typed in first)
     the program searches and its choice is compared with the recorded move; the table
-    ends with the agreement and the emulated time per move.
+    ends with the agreement and the emulated time per move.  The book is off unless
+    --book is given.
 
     \b
     Examples:
@@ -700,6 +707,7 @@ def replay(
       machack replay mygames.pgn
       machack replay --think --1967
       machack replay --think --tournament --1967
+      machack replay --think --book --set 'HASH ON' --1967
       machack replay --think --choices --1967 | diff tests/machack/data/think_1967.txt -
     """
     from .replay import GAMES_1967, replay_files
@@ -712,17 +720,40 @@ def replay(
 
         chosen = (*(thinkmod.TOURNAMENT if tournament else ()), *settings)
         games = thinkmod.think_files(paths, chosen, log=click.echo if verbose else None,
-                                     boot=_session)  # fmt: skip
+                                     boot=_session, book=book, every=every)  # fmt: skip
         click.echo(thinkmod.format_choices(games) if choices else thinkmod.format_table(games))
         sys.exit(1 if any(g.problem for g in games) else 0)
-    if tournament or settings or choices:
-        raise click.UsageError("--tournament, --set and --choices go with --think")
+    if tournament or settings or book or every != 1 or choices:
+        raise click.UsageError("--tournament, --set, --book, --every and --choices go with --think")
     results = replay_files(paths, log=click.echo if verbose else None, boot=_session)
     for result in results:
         click.echo(result.summary())
     bad = [r for r in results if not r.ok]
     click.echo(f"{len(results) - len(bad)} of {len(results)} games replayed cleanly")
     sys.exit(1 if bad or not results else 0)
+
+
+@main.group()
+def book() -> None:
+    """The opening book: the authored text (machack/book/openings.txt) and the MIDAS
+    table made from it (machack/src/book.mid), which the program searches in core."""
+
+
+@book.command("build")
+def book_build() -> None:
+    """Check every line of the text and rewrite src/book.mid from it (the keys are
+    learnt by playing the lines into the program)."""
+    from . import bookgen
+
+    sys.exit(bookgen.main())
+
+
+@book.command("check")
+def book_check() -> None:
+    """Say whether src/book.mid is the table the text makes (exit status 1 if not)."""
+    from . import bookgen
+
+    sys.exit(bookgen.main(check=True))
 
 
 @main.command()
@@ -739,19 +770,26 @@ def replay(
               "time a call, and replay --think of the 1967 games at the defaults and of game "
               "4 at tournament widths (agreement, PDP-6 and wall time a move; a few "
               "minutes).")  # fmt: skip
-def bench(positions: int, first_start: bool, display_cost: bool, search: bool) -> None:
+@click.option("--agreement-every", type=click.IntRange(0), default=1, show_default=True,
+              help="The agreement table with the 1967 moves, book and hash table on, on "
+              "every n-th of Mac Hack's positions; 0 leaves it out (the whole table takes "
+              "a minute or two).")  # fmt: skip
+def bench(
+    positions: int, first_start: bool, display_cost: bool, search: bool, agreement_every: int
+) -> None:
     """Perft speed, emulated move-generation time, time per move at depth 4, the
     Greenblatt search's figures (the plausible move generator's time a call, agreement
-    with the 1967 games and the time a move), the hash table, the share of a search's
-    emulated time the Type 340's refresh takes, and the time to the first prompt on a
-    fresh machine and a warm one."""
+    with the 1967 games and the time a move), the hash table, the agreement with the 1967
+    moves with the book and the hash table on, the share of a search's emulated time the
+    Type 340's refresh takes, and the time to the first prompt on a fresh machine and a
+    warm one."""
     from . import bench as benchmod
 
     auto = AutoEngine(say=_Say())
     if auto.pending:
         click.echo("waiting for the compiled engine's first build (1-3 minutes) ...", err=True)
         auto.wait()
-    benchmod.run(click.echo, positions, first_start, display_cost, search)
+    benchmod.run(click.echo, positions, first_start, agreement_every, display_cost, search)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -235,7 +235,8 @@ def play_game(
                 end = (loser, f"Mac Hack gave no legal move ({thought.move})")
                 break
             move = thought.move
-            comment = machack_comment(thought.emulated_s, thought.value, board.turn)
+            comment = machack_comment(thought.emulated_s, thought.value, board.turn,
+                                      thought.how == "book")  # fmt: skip
         else:
             started = time.perf_counter()
             played = engine.play(board, limit, info=chess.engine.INFO_SCORE, game=index)

@@ -23,11 +23,12 @@ import chess
 import chess.pgn
 
 from .player import centipawns, mate_moves, name_move
-from .session import Session, is_move_line, move_text
+from .session import BOOK_MARK, Session, is_move_line, move_text
 
 MACHACK = "Mac Hack VI (emulated PDP-6)"
 SITE = "PDP-6 emulator (pdp6-machack)"
 RESULTS = {"1-0", "0-1", "1/2-1/2"}
+BOOK_COMMENT = "book"  # the comment of a book move, as the 1967 records' BOOK
 
 
 def emt(seconds: float) -> str:
@@ -44,8 +45,13 @@ def white_eval(value: int, mover: chess.Color) -> str:
     return f"#{mate}" if mate is not None else f"{centipawns(own) / 100:.2f}"
 
 
-def machack_comment(emulated_s: float | None, value: int | None, mover: chess.Color) -> str:
-    """The comment of one of Mac Hack's moves: emulated time and its own value."""
+def machack_comment(
+    emulated_s: float | None, value: int | None, mover: chess.Color, book: bool = False
+) -> str:
+    """The comment of one of Mac Hack's moves: emulated time and its own value, or
+    ``book`` for a move from its opening book (no search: no time or value to give)."""
+    if book:
+        return BOOK_COMMENT
     parts = [] if emulated_s is None else [f"[%emt {emt(emulated_s)}]"]
     if value is not None:
         parts += [f"[%eval {white_eval(value, mover)}]", f"value {value}"]
@@ -90,7 +96,8 @@ class GameRecord:
 
 # --- the program's PG printout -------------------------------------------------------
 PG_LINE = re.compile(r"^\s*(\d+) (.*)$")
-COLUMN = 12  # PG pads White's move to 12 columns (cmd.mid, CPG)
+SUFFIXES = {"MATE", "CH", "CHECK", "EP", "E.P.", BOOK_MARK.strip()}
+"""Words that belong to the move before them ('R-R8 MATE', 'P-K4 BOOK')."""
 RESULT_WORDS = {"CHECKMATE 1-0": "1-0", "CHECKMATE 0-1": "0-1"}
 
 
@@ -98,24 +105,37 @@ RESULT_WORDS = {"CHECKMATE 1-0": "1-0", "CHECKMATE 0-1": "0-1"}
 class PgMove:
     number: int
     colour: chess.Color
-    text: str  # as printed: N-KB3, R-R8 MATE
+    text: str  # as printed, without the book's mark: N-KB3, R-R8 MATE
+    book: bool = False  # marked BOOK: the machine took it from its opening book
+
+
+def pg_moves(rest: str) -> list[str]:
+    """The moves of one PG line after its number, each with the words that follow it
+    (a long move, or one marked BOOK, can push Black's past the 12th column)."""
+    moves: list[str] = []
+    for word in rest.split():
+        if moves and word in SUFFIXES:
+            moves[-1] += " " + word
+        else:
+            moves.append(word)
+    return moves
 
 
 def read_pg(text: str) -> list[PgMove]:
     """The moves of a PG printout (other lines, such as the echo ``*PG`` and ``_``, are
-    passed over): each line is the move number, White's move padded to 12 columns (or
-    ``...`` when Black moved first), then Black's."""
+    passed over): each line is the move number, White's move (or ``...`` when Black
+    moved first), then Black's."""
     moves: list[PgMove] = []
     for line in text.splitlines():
         found = PG_LINE.match(line.rstrip())
         if not found:
             continue
-        number, rest = int(found.group(1)), found.group(2)
-        white, black = rest[:COLUMN].strip(), rest[COLUMN:].strip()
-        if white and white != "...":
-            moves.append(PgMove(number, chess.WHITE, white))
-        if black:
-            moves.append(PgMove(number, chess.BLACK, black))
+        number = int(found.group(1))
+        line_moves = pg_moves(found.group(2))  # White's (or ...) and Black's, or one
+        for colour, move in zip((chess.WHITE, chess.BLACK), line_moves, strict=False):
+            if move != "...":
+                book = move.endswith(BOOK_MARK)
+                moves.append(PgMove(number, colour, move.removesuffix(BOOK_MARK), book))
     return moves
 
 
@@ -167,7 +187,8 @@ def pg_to_pgn(
     if not moves:
         raise ValueError("no moves found: expected the PG printout, e.g. '  1 P-K4        P-K4'")
     coords, announced = type_pg(session, start_fen, moves)
-    record = GameRecord(white, black, result or announced, start_fen=start_fen, moves=coords)
+    record = GameRecord(white, black, result or announced, start_fen=start_fen, moves=coords,
+                        comments=[BOOK_COMMENT if m.book else "" for m in moves])  # fmt: skip
     return record.pgn()
 
 
@@ -212,7 +233,7 @@ class PlayNotes:
         note = self.notes.get((move.number, move.colour))
         if note is None or note.text != move.text:
             return ""
-        return machack_comment(note.emulated_s, note.value, move.colour)
+        return machack_comment(note.emulated_s, note.value, move.colour, move.book)
 
 
 def play_pgn(session: Session, notes: PlayNotes, white: str, black: str) -> str:

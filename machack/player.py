@@ -83,8 +83,9 @@ class Thought:
 
     ``how``: ``search`` (a search ended), ``stopped`` (BELL stopped it: the best root move
     so far), ``plausible`` (stopped before any root move was through: the plausible move
-    generator's first choice), ``other`` (the program moved without this search's line,
-    e.g. from a book) or ``none`` (no legal move).  ``value`` is for the side to move.
+    generator's first choice), ``book`` (the program played from its opening book: no
+    search, no value), ``other`` (it moved without this search's line) or ``none`` (no
+    legal move).  ``value`` is for the side to move.
     """
 
     move: chess.Move | None
@@ -195,7 +196,7 @@ class MacHack:
             if best is not None and (spent > NEXT_DEPTH or poll()):
                 break
             thought = self._search(depth, clock, poll, wall0, emu0)
-            if report is not None and thought.how in ("search", "stopped", "other"):
+            if report is not None and thought.how in ("search", "stopped", "book", "other"):
                 report(thought)
             if thought.how == "plausible" and best is not None:
                 break  # stopped before a root move was through: the last depth stands
@@ -272,6 +273,8 @@ class MacHack:
             played = self._name_played()
             self.session.command("U")
         words = self.session.command("BEST").lines[0].split()
+        if words[:1] == ["BOOK"]:  # BEST after a book move: BOOK E2E4
+            return Thought(played, "book" if played else "none", depth)
         if words[:1] == ["NO"]:
             return Thought(played, "other" if played else "none", depth)
         if words[0] == "PLAUSIBLE":
@@ -279,7 +282,7 @@ class MacHack:
                            depth)  # fmt: skip
         move, value, nodes = self._move(words[1]), int(words[3]), int(words[5])
         pv = [self._move(w) for w in words[7:]]
-        if played is not None and played != move:  # not this search's move (a book's)
+        if played is not None and played != move:  # not this search's move
             return Thought(played, "other", depth)
         return Thought(move, "search" if moved else "stopped", depth, value, pv, nodes)
 

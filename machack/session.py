@@ -91,15 +91,26 @@ def parse_reply(raw: str, echoed: bool = True) -> Reply:
     return Reply(raw, lines, accepted, after_ack=after)
 
 
+BOOK_MARK = " BOOK"
+"""What follows a move the machine took from its opening book, in its move line and in
+``PG`` ('3. B-N5 BOOK'), as the 1967 printouts marked book moves."""
+
+
 def is_move_line(line: str) -> bool:
-    """'12. N-KB3' or '12. ... N-KB3': a move the machine made."""
+    """'12. N-KB3' or '12. ... N-KB3' (or '3. B-N5 BOOK'): a move the machine made."""
     head = line.split(" ", 1)[0]
     return head.endswith(".") and head[:-1].isdigit()
 
 
+def is_book_move(line: str) -> bool:
+    """A machine's move line for a move from the book: '3. B-N5 BOOK'."""
+    return is_move_line(line) and line.endswith(BOOK_MARK)
+
+
 def move_text(line: str) -> str:
-    """The move of a machine's move line: 'N-KB3' of '12. ... N-KB3'."""
-    return line.split(" ", 1)[1].removeprefix("... ")
+    """The move of a machine's move line, without the book's mark: 'N-KB3' of
+    '12. ... N-KB3', 'B-N5' of '3. B-N5 BOOK' (as the program reads it back)."""
+    return line.split(" ", 1)[1].removeprefix("... ").removesuffix(BOOK_MARK)
 
 
 class Session:

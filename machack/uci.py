@@ -190,9 +190,7 @@ class UciEngine:
             line = option.command(value)
             reply = self.player.send(line)
             if not reply.accepted:
-                unknown = reply.text == "??" and line.split()[0] in ("BOOK", "HASH")
-                why = "this build of the program has no such command" if unknown else reply.text
-                self.note(f"{option.name} {value}: the program refused {line!r} ({why})")
+                self.note(f"{option.name} {value}: the program refused {line!r} ({reply.text})")
                 return
         elif option.name == "Depth":
             self.player.set_depth(int(value))
@@ -246,12 +244,20 @@ class UciEngine:
                 score = uci_score(t.value)
                 self.send(f"info depth {t.depth} seldepth {seldepth} score {score} "
                           f"nodes {t.nodes} time {wall_ms} pv {pv}")  # fmt: skip
+            elif t.how == "book":
+                self.note(f"book move {t.move}: from the program's opening book, no search")
+                return
             else:
-                self.note(f"the program moved {t.move} without a search (a book move?)")
+                self.note(f"the program moved {t.move} without a search")
             self.note(f"depth {t.depth}: PDP-6 time {emu_s:.2f} s, wall {wall_ms / 1000:.3f} s"
                       + (" (stopped by BELL)" if t.how == "stopped" else ""))  # fmt: skip
 
+        analysing = infinite and self.values["ownbook"] == "true"
+        if analysing:  # analysis is the search's: the book would answer and say nothing
+            self.player.send("BOOK OFF")
         thought = self.player.think(depths, clock, self._poll, report)
+        if analysing:  # (a program that failed is started again with the book on)
+            self.player.send("BOOK ON")
         if thought.how == "plausible":
             self.note("stopped before a root move was searched through: the plausible "
                       "move generator's first choice")  # fmt: skip

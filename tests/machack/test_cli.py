@@ -172,6 +172,8 @@ def test_play_on_a_terminal_pictures_the_340_after_every_move(tmp_path: Path) ->
     try:
         play.until(b"Ctrl-D ends the game]\r\n[the Type 340's screen goes to")
         play.until(b"*")
+        os.write(play.fd, b"BOOK OFF\r")  # the machine thinks: no book move
+        play.until(b"BOOK OFF\r\n_\r\n*")
         os.write(play.fd, b"P-K4\r")
         play.until(b"1. ... ")
         play.until(b"wall")

@@ -244,6 +244,7 @@ def test_a_search_without_a_move_is_reported(fresh: Session) -> None:
     think = fresh.image.symbol("THINK")
     fresh.machine.memory[think] = 0o201040_000000  # MOVEI A,0
     fresh.machine.memory[think + 1] = 0o263740_000000  # POPJ P,
+    fresh.command("BOOK OFF")  # (the book would answer without THINK)
     reply = fresh.command("PW")  # the machine is to move: it searches at once
     assert reply.after_ack == ["NO MOVE FOUND: PROGRAM ERROR",
                                "MACHINE STOPPED PLAYING: TYPE PW TO RESUME"]  # fmt: skip

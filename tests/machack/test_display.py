@@ -408,7 +408,7 @@ def test_play_writes_the_screen_after_every_move(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         main,
         ["play", "--depth", "1", "--display-png", str(png), "--display-gif", str(gif)],
-        input="P-K4\nFANCY 2\nP-Q4\n",
+        input="BOOK OFF\nP-K4\nFANCY 2\nP-Q4\n",  # (the machine thinks: no book moves)
     )
     assert result.exit_code == 0, result.output
     assert f"[the Type 340's screen goes to {png}, {gif} after every move]" in result.output

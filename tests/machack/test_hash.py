@@ -50,6 +50,7 @@ MIDDLE = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
 def test_the_root_is_stored_in_its_bucket_and_found_again(fresh: Session) -> None:
     s = fresh
     k = key(s, MIDDLE)
+    s.command("BOOK OFF")  # (the Two Knights is in the book)
     s.command("PN")
     s.command("SETD 3")
     first = s.command("GO")

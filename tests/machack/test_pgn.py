@@ -22,7 +22,7 @@ _
 """
 
 
-def test_pg_lines_are_read_by_their_columns() -> None:
+def test_pg_lines_are_read_move_by_move() -> None:
     moves = read_pg(" 30 ...         P-N3\n 31 R-R5        K-R1\n 32 R-R8 MATE\n_\n")
     assert [(m.number, m.colour, m.text) for m in moves] == [
         (30, chess.BLACK, "P-N3"),
@@ -30,6 +30,25 @@ def test_pg_lines_are_read_by_their_columns() -> None:
         (31, chess.BLACK, "K-R1"),
         (32, chess.WHITE, "R-R8 MATE"),
     ]
+    marked = read_pg("  1 P-K4 BOOK   P-QB4 BOOK\n  2 N-KB3 BOOK  P-Q3\n  3 P-Q4\n")
+    assert [(m.text, m.book) for m in marked] == [("P-K4", True), ("P-QB4", True),
+        ("N-KB3", True), ("P-Q3", False), ("P-Q4", False)]  # fmt: skip
+
+
+def test_book_moves_get_a_book_comment_and_no_score(tmp_path: Path) -> None:
+    out = tmp_path / "play.pgn"
+    result = CliRunner().invoke(main, ["play", "--depth", "1", "--pgn", str(out)],
+                                input="P-K4\nN-KB3\n")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "1. ... P-K4 BOOK" in result.output and "VALUE " not in result.output
+    game = chess.pgn.read_game(out.open())
+    assert game is not None and not game.errors
+    replies = list(game.mainline())[1::2]
+    assert [n.comment for n in replies] == ["book", "book"]
+    assert all(n.eval() is None and n.emt() is None for n in replies)
+    printout = "  1 P-K4        P-K4 BOOK\n  2 N-KB3       N-QB3 BOOK\n"
+    text = pg_to_pgn(Session(), printout)
+    assert "1. e4 e5 { book } 2. Nf3 Nc6 { book }" in text
 
 
 def test_a_pg_printout_becomes_pgn_with_the_programs_result(session: Session) -> None:
@@ -84,7 +103,7 @@ def test_machack_pgn_bad_input_is_one_message(tmp_path: Path) -> None:
 def test_play_writes_the_game_with_emulated_times_and_values(tmp_path: Path) -> None:
     out = tmp_path / "play.pgn"
     result = CliRunner().invoke(main, ["play", "--depth", "1", "--pgn", str(out)],
-                                input="P-K4\nN-KB3\n")  # fmt: skip
+                                input="BOOK OFF\nP-K4\nN-KB3\n")  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "VALUE " in result.output  # the program types its value (PSVD 1)
     game = chess.pgn.read_game(out.open())
@@ -134,6 +153,8 @@ def test_play_on_a_terminal_writes_the_pgn_at_the_end(tmp_path: Path) -> None:
 
     try:
         until(b"Ctrl-D ends the game]\r\n*")
+        os.write(fd, b"book off\r")  # a searched move, with its value
+        until(b"BOOK OFF\r\n_\r\n*")
         os.write(fd, b"p-k4\r")
         until(b"1. ... ")
         until(b"SECONDARY")

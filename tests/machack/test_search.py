@@ -76,6 +76,7 @@ def test_move_line_format(session: Session) -> None:
 def test_bell_stops_thinking(session: Session) -> None:
     """A BELL typed during the search makes it answer QUIT, make no move, enter PN."""
     session.command("NEW")
+    session.command("BOOK OFF")  # a search, not the book's move
     session.command("DEPTH 12")
     session.type("GO\r")
     session.run_for(2_000_000)  # well into the search
@@ -88,6 +89,7 @@ def test_bell_stops_thinking(session: Session) -> None:
 
 def test_stats_after_a_move(session: Session) -> None:
     session.command("NEW")
+    session.command("BOOK OFF")
     session.command("DEPTH 2")
     session.command("GO")
     line = session.command("STATS").first("TIME ")

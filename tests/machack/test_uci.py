@@ -69,6 +69,10 @@ def test_python_chess_plays_a_whole_game_analyses_and_stops(warm: None) -> None:
 
         timed = engine.play(chess.Board(), chess.engine.Limit(time=0.3))
         assert timed.move in chess.Board().legal_moves
+
+        book = engine.play(chess.Board(), chess.engine.Limit(depth=2), info=chess.engine.INFO_ALL)
+        assert book.move == chess.Move.from_uci("e2e4")  # OwnBook (on): the book's 1.P-K4
+        assert "book move e2e4" in book.info.get("string", "")
     finally:
         engine.quit()
 
@@ -83,6 +87,9 @@ class Output(io.StringIO):
     def write(self, text: str) -> int:
         self.times.append(time.perf_counter())
         return super().write(text)
+
+
+NO_BOOK = "setoption name OwnBook value false"  # searches, where the book would answer
 
 
 def run_lines(*lines: str, hold: float = 0.0) -> list[str]:
@@ -150,7 +157,7 @@ def test_bad_lines_get_an_info_string_and_the_engine_goes_on() -> None:
 
 
 def test_stop_during_infinite_gives_the_best_so_far() -> None:
-    out = run_lines("position startpos", "go infinite", "stop", "isready")
+    out = run_lines("position startpos", "go infinite", "stop", "isready")  # (no book)
     infos = [line for line in out if line.startswith("info depth ")]
     assert "readyok" in out and out[-1].startswith("bestmove ")  # isready seen meanwhile
     assert out[-1].split()[1] == infos[-1].split(" pv ")[1].split()[0]
@@ -159,14 +166,14 @@ def test_stop_during_infinite_gives_the_best_so_far() -> None:
 def test_time_up_before_any_root_move_gives_the_plausible_move() -> None:
     """One emulated millisecond: BELL comes before the first root move is through, and
     the program's BEST gives the plausible move generator's first choice."""
-    out = run_lines("setoption name EmulatedSpeed value true", "position startpos",
+    out = run_lines(NO_BOOK, "setoption name EmulatedSpeed value true", "position startpos",
                     "go movetime 1")  # fmt: skip
     assert any("plausible move generator's first choice" in line for line in out), out
     assert out[-1] == "bestmove d2d4"
 
 
 def test_movetime_deepens_and_reports_both_clocks() -> None:
-    out = run_lines("position startpos moves e2e4", "go movetime 400")
+    out = run_lines(NO_BOOK, "position startpos moves e2e4", "go movetime 400")
     infos = [line for line in out if line.startswith("info depth ")]
     assert [int(line.split()[2]) for line in infos] == list(range(1, len(infos) + 1))
     assert any("PDP-6 time" in line and "wall" in line for line in out)
@@ -177,7 +184,7 @@ def test_emulated_speed_counts_pdp6_seconds_and_keeps_the_pace() -> None:
     """With EmulatedSpeed a movetime is PDP-6 seconds, and the answer comes no sooner
     than the real machine's would have."""
     started = time.perf_counter()
-    out = run_timed("setoption name EmulatedSpeed value true", "position startpos",
+    out = run_timed(NO_BOOK, "setoption name EmulatedSpeed value true", "position startpos",
                     "go movetime 1500", hold=2.2)  # fmt: skip
     lines = out.getvalue().splitlines()
     times = [float(x.split("PDP-6 time ")[1].split()[0]) for x in lines if "PDP-6 time" in x]
@@ -203,20 +210,29 @@ def test_options_become_the_programs_settings() -> None:
     assert player.setting("SETSD") == "0"
 
 
-def test_book_and_hash_switches_say_when_the_program_lacks_them() -> None:
-    """OwnBook and HashTable become BOOK ON/OFF and HASH ON/OFF; a program without those
-    commands refuses them and the GUI is told so in an info string."""
+def test_book_and_hash_options_switch_the_program() -> None:
+    """OwnBook and HashTable become BOOK ON/OFF and HASH ON/OFF."""
     session = Session()
-    has = {word: session.send(f"{word} ON").accepted for word in ("BOOK", "HASH")}
     feed: queue.Queue[str | None] = queue.Queue()
     for line in ("setoption name OwnBook value false", "setoption name HashTable value false"):
         feed.put(line)
     feed.put(None)
     out = io.StringIO()
     UciEngine(lambda: session, feed, out).run()
-    for word, option in (("BOOK", "OwnBook"), ("HASH", "HashTable")):
-        said = f"{option} false: the program refused '{word} OFF'" in out.getvalue()
-        assert said != has[word]
+    assert out.getvalue() == ""
+    assert session.command("BOOK=").lines[0] == "OFF"
+    assert session.command("HASH=").lines[0] == "OFF"
+
+
+def test_own_book_plays_book_moves_with_an_info_string_and_analysis_searches() -> None:
+    """With OwnBook (the default) a book position gets the book's move at once: no
+    search, so no score, an ``info string`` saying so; go infinite analyses (searches)."""
+    out = run_lines("position startpos moves e2e4 c7c5", "go depth 3")
+    assert out == ["info string book move g1f3: from the program's opening book, no search",
+                   "bestmove g1f3"]  # fmt: skip
+    out = run_lines("position startpos", "go infinite", "stop")
+    assert any(line.startswith("info depth 1 ") for line in out)
+    assert not any("book move" in line for line in out) and out[-1].startswith("bestmove ")
 
 
 def test_scores_convert_from_the_programs_units() -> None:
@@ -283,6 +299,7 @@ def test_best_reports_the_last_search_in_coordinates() -> None:
     assert words[:4] == ["BEST", "A1A8", "VALUE", "28671"] and words[6:] == ["PV", "A1A8"]
     assert words[4] == "NODES" and int(words[5]) > 0
     session.command("NEW")
+    session.command("BOOK OFF")  # a search, not the book's move
     session.command("DEPTH 20")
     session.type("GO\r")
     session.run_for(200_000)  # into the search, before the first root move is through
