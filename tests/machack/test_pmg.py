@@ -635,6 +635,11 @@ def test_term(session: Session, c: Case) -> None:
     assert got.flags == c.flags
 
 
+def test_every_term_has_a_case() -> None:
+    """Each text TRACE prints is asserted by some case above."""
+    assert {split_text(text)[0] for c in CASES for _, text in c.terms} == set(TEXTS)
+
+
 def test_square_importance_by_hand(session: Session) -> None:
     """2.1 with Black to move, counted by hand: 1...N-KB3 attacks K5 (the centre on the
     enemy's half: 8 + 16 + 4), Q4 (on its own half: 8 + 16 - 4), N5 and R4 (8), its KRP,
