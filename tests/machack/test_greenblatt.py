@@ -58,7 +58,7 @@ def root_moves(listed: list[tuple[int, str, list[str], bool]], width: int, safe:
     then only those to investigate.  (The positions here have one piece of each kind,
     so a move's letter names its piece.)"""
     k = min(2 * safe, width) // 2
-    taken, pieces = 0, set()
+    taken, pieces = 0, set[str]()
     for _, move, flags, _ in listed:
         if taken < width or len(pieces) < k or "INVESTIGATE" in flags:
             taken += 1
