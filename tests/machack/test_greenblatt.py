@@ -169,12 +169,6 @@ def test_feedover_conditions(session: Session, fen: str, want: list[str]) -> Non
     assert prey(session, fen) == want
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cmd.mid CPREY: after ' BLACK' the literal's JRST .+2 lands in the text of "
-    "TYPE / WHITE/ and runs it: ' WHIT' is MOVEM X,@44650(L), a store through whatever "
-    "that word holds (here AC 0)",
-)
 def test_prey_stores_nothing(session: Session) -> None:
     """PREY only reports: AC 0, which the program never uses, stays 0."""
     assert session.machine.memory[0] == 0

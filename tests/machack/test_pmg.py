@@ -630,7 +630,7 @@ def test_term(session: Session, c: Case) -> None:
     want = [(points, *split_text(text)) for points, text in c.terms]
     assert [(p, t) for p, t, _ in got.terms] == [(p, t) for p, t, _ in want]
     for (_, _, piece), (_, _, want_piece) in zip(got.terms, want, strict=True):
-        assert piece in (want_piece, None)  # a printed name is right (see the xfail below)
+        assert piece in (want_piece, None)  # a printed name is right
     assert got.plausibility == max(0, min(4095, sum(p for p, _ in c.terms)))
     assert got.flags == c.flags
 
@@ -707,11 +707,6 @@ NAMED = {
 }  # fmt: skip
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="TRACE: when two attack terms fire on one piece the second prints no name "
-    "(TRREC clears TRPCV after the first; ATERM sets it once)",
-)
 @pytest.mark.parametrize(
     ("fen", "move"),
     [
@@ -725,11 +720,6 @@ def test_trace_names_every_piece(session: Session, fen: str, move: str) -> None:
     assert all(piece for _, text, piece in got.terms if text in NAMED), got.terms
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the passed-pawn push term (2.3 item 3) is given by the pawn's square after "
-    "the move: a pawn that only becomes passed by the push is credited",
-)
 def test_push_of_a_pawn_not_passed(session: Session) -> None:
     """The KP on K4 is not passed (his QP on Q5 stands ahead of it on the next file);
     "passed pawn pushed" (c197:4066-4077) rewards pushing a pawn that is passed."""
@@ -777,13 +767,6 @@ def test_captures_investigated_up_to_setc(session: Session) -> None:
         session.command("SETC 2")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="pmg.mid RAYHIT: the last argument 'JUMPG W,.+2' is cut at its comma, so FWDTST "
-    "assembles as JUMPG 0,W (JUMPL 0,W for Black): the x-ray behind an own pawn is never "
-    "counted while AC 0 is 0, and the program jumps into the accumulators (and hangs) "
-    "when AC 0 is positive (negative for Black), as after PREY (test_greenblatt)",
-)
 def test_xray_behind_own_pawn_tests_the_rays_direction(session: Session) -> None:
     """1.3: a bishop or queen behind its own pawn counts on the square beyond the pawn in
     the pawn's capture direction.  RHWB and RHBB decide it by the ray's step W: the
