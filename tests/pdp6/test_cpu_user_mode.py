@@ -104,7 +104,6 @@ class TestProtection:
         assert not m.user_mode
         assert m.memory[2] == 0
 
-
     def test_cono_pi_clearing_the_request_keeps_the_interrupt_cycle(self, run_program) -> None:
         # DEC's diagnostic: a PUSH overflows in user mode; the APR cell holds CONO PI,10000,
         # which clears the request being served.  The interrupt cycle is not over (aap:
@@ -121,6 +120,7 @@ class TestProtection:
         assert not m.user_mode
         assert m.memory[1] == word(0, 0o201) and m.apr.pushdown_overflow
         assert not m.pi.active and m.pi.held == 0
+
 
 class TestUserIot:
     def test_iot_without_user_iot_is_a_uuo(self, run_program) -> None:
