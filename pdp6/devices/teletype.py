@@ -193,7 +193,9 @@ class Teletype(Device):
             if self.host.key_ready():
                 event = min(event, max(self.line_free_at, self.now))
             else:
-                event = min(event, self.now + self.poll_ns)
+                # On a fixed grid of emulated time, not "from now": when the host asks
+                # must not move the machine's events (runs are sliced at will).
+                event = min(event, (self.now // self.poll_ns + 1) * self.poll_ns)
         return event
 
     def service(self, now: int) -> None:
