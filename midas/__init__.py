@@ -11,6 +11,8 @@ import gc
 import sys
 from pathlib import Path
 
+from pdp6.hostfiles import read_input
+
 from .assembler import Assembler
 from .errors import AsmError
 from .program import Program, SourceLine
@@ -33,7 +35,7 @@ def assemble(source_text: str, filename: str = "<source>", *, old: bool = False)
 def assemble_file(path: str | Path, *, old: bool = False) -> Program:
     """Assemble a MIDAS source file (read as 8-bit text)."""
     path = Path(path)
-    raw = path.read_bytes().decode("latin-1")
+    raw = read_input(path).decode("latin-1")
     return _run(SourceFile(str(path), raw, path), old)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pdp6.hostfiles import read_input
 from pdp6.loader import JRST, SYM_GLOBAL, SYM_HALFKILLED, SYM_LOCAL
 
 from .conditionals import ConditionalMixin
@@ -183,7 +184,7 @@ class Assembler(
         source = self.sources.get(key)
         if source is None:
             try:
-                raw = path.read_bytes().decode("latin-1")
+                raw = read_input(path).decode("latin-1")
             except OSError as exc:
                 self.error(f"cannot read {path}: {exc.strerror}")
                 return None

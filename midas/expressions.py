@@ -12,7 +12,6 @@ assignments are recognised when the symbol is the first thing of a statement.
 from __future__ import annotations
 
 import re
-from fractions import Fraction
 
 from . import floats
 from .source import EOF_CH
@@ -112,6 +111,11 @@ def apply_operator(op: str, a: int, b: int) -> int | None:
             q = -q
         return q & MASK36
     return lsh(a, b)
+
+
+def _shown(digits: str) -> str:
+    """A number as a message shows it: a very long one cut short."""
+    return digits if len(digits) <= 24 else f"{digits[:12]}...{digits[-8:]}"
 
 
 class ExpressionMixin:
@@ -414,26 +418,35 @@ class ExpressionMixin:
         if self.text[self.pos] == "^":
             self.pos += 1
             exponent = self.exponent()
-            value *= radix**exponent
+            if exponent < 0:
+                self.error(f"{_shown(digits)}{decimal}^{exponent}: an integer's exponent cannot be "
+                           "negative (1.0^-3 is a float)", start)  # fmt: skip
+                return 0
+            # radix^37 > 2^36: a larger exponent overflows any non-zero value
+            value *= radix ** min(exponent, 37)
         if value > MASK36:
-            self.error(f"number {digits}{decimal} does not fit in 36 bits", start)
+            self.error(f"number {_shown(digits)}{decimal} does not fit in 36 bits", start)
         return value & MASK36
 
     def digits_value(self, digits: str, radix: int, start: int) -> int:
         """The digits' value.  A digit too big for the radix counts as MIDAS counts it,
         ``value*radix + digit`` (octal 8 is 10, 69 is 71): every 1960s source relies on
-        it, so only the new dialect warns."""
+        it, so only the new dialect warns.  Beyond 2^40 (too big for any use) the value
+        is 2^40, so that a very long string is never converted digit by digit."""
+        significant = digits.lstrip("0")
+        if len(significant) > 40:
+            return 1 << 40
         try:
-            return int(digits, radix)
+            return int(significant or "0", radix)
         except ValueError:
             value = 0
-            for d in digits:
+            for d in significant:
                 value = value * radix + int(d)
             if not self.old:
                 bad = next(d for d in digits if int(d) >= radix)
                 self.error(
-                    f"digit {bad} in the radix-{radix} number {digits} (read as MIDAS "
-                    f"reads it: {value:o} octal)",
+                    f"digit {bad} in the radix-{radix} number {_shown(digits)} (read as "
+                    f"MIDAS reads it: {value:o} octal)",
                     start,
                     warning=True,
                 )
@@ -465,18 +478,21 @@ class ExpressionMixin:
         if self.text[self.pos] == "^":
             self.pos += 1
             power = self.exponent()
-        value = Fraction(run) * Fraction(10) ** power
+        shift = None
         if self.text[self.pos] == "_":
             self.pos += 1
             shift = self.exponent()
-            fixed = int(value * Fraction(2) ** shift)
-            if abs(fixed) > MASK36 >> 1:
-                self.error(f"{run}_{shift} does not fit in 36 bits", start)
-            return fixed & MASK36
         try:
-            return floats.encode(value)
+            value = floats.decimal_value(run, power)
+            if shift is None:
+                return floats.encode(value)
+            return floats.fixed(value, shift) & MASK36
         except floats.FloatRangeError:
-            self.error(f"floating-point number {run} is out of range", start)
+            written = _shown(run) + (f"^{power}" if power else "")
+            if shift is None:
+                self.error(f"floating-point number {written} is out of range", start)
+            else:
+                self.error(f"{written}_{shift} does not fit in 36 bits", start)
             return 0
 
     def quoted(self, q: str) -> int:

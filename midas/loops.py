@@ -233,6 +233,7 @@ class LoopMixin:
             frame = self.frames[depth]
             m = pattern.search(frame.text)
             if m:
+                self.count_expansion()
                 del self.frames[depth + 1 :]
                 del self.cond_stack[frame.cond_depth :]
                 self.text = frame.text

@@ -25,7 +25,7 @@ KIND_NAMES = {MACRO: "macro", REPEAT: "REPEAT", IRP: "IRP", TEXT: "text"}
 LOOP_KINDS = (REPEAT, IRP)
 
 MAX_FRAMES = 2000  # nesting depth of expansions
-MAX_EXPANSIONS = 5_000_000  # frames pushed per pass: a guard against runaway recursion
+MAX_EXPANSIONS = 5_000_000  # frames, loop passes and .GO jumps per pass: an endless loop
 _SHORT_TEXT = 4096  # see text_key
 
 _BLANKS = re.compile(r"[ \t]*")
@@ -102,15 +102,23 @@ class ReaderMixin:
         if len(self.frames) >= MAX_FRAMES:
             self.error(f"expansions nested more than {MAX_FRAMES} deep (runaway recursion?)")
             raise AssemblyAbort
-        self.expansions += 1
-        if self.expansions > MAX_EXPANSIONS:
-            self.error(f"more than {MAX_EXPANSIONS} expansions in one pass (endless loop?)")
-            raise AssemblyAbort
+        self.count_expansion()
         self.frames[-1].pos = self.pos
         frame.cond_depth = len(self.cond_stack)
         self.frames.append(frame)
         self.text = frame.text
         self.pos = frame.pos
+
+    def count_expansion(self) -> None:
+        """One more expansion, loop pass or ``.GO`` jump in this pass: a pass that makes
+        millions of them is an endless loop (``.TAG A``/``.GO A``, nested REPEATs)."""
+        self.expansions += 1
+        if self.expansions > MAX_EXPANSIONS:
+            self.error(
+                f"more than {MAX_EXPANSIONS} expansions, loop passes and .GO jumps "
+                "in one pass (endless loop?)"
+            )
+            raise AssemblyAbort
 
     def push_text(self, kind: int, text: str) -> None:
         """Push ``text`` to be read next, remembering the current place as its origin."""
@@ -130,6 +138,7 @@ class ReaderMixin:
                 more = frame.count < len(passes)
                 text = passes[frame.count] if more else ""
             if more:
+                self.count_expansion()
                 frame.text = self.text = text
                 frame.pos = self.pos = 0
                 return True

@@ -7,8 +7,8 @@ import subprocess
 import sys
 import tempfile
 import warnings
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from collections.abc import Callable
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -98,7 +98,7 @@ def bench(engine: str, rounds: int | None) -> None:
 def _baud(value: str) -> int | None:
     if value.lower() == "fast":
         return None
-    if value.isdigit() and int(value) > 0:
+    if value.isascii() and value.isdigit() and int(value) > 0:
         return int(value)
     raise click.BadParameter(f"{value!r}: a line speed such as 110, or 'fast'", param_hint="--baud")
 
@@ -169,11 +169,16 @@ def _attach_display(machine: Any, live: bool, png: Path | None, gif: Path | None
         from .devices.display340 import attach_display
     except ImportError:
         raise click.ClickException("display support not installed yet") from None
+    from .hostfiles import OutputFileError
+
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        screen = attach_display(
-            machine, png=str(png) if png else None, gif=str(gif) if gif else None, live=live
-        )
+        try:
+            screen = attach_display(
+                machine, png=str(png) if png else None, gif=str(gif) if gif else None, live=live
+            )
+        except OutputFileError as exc:
+            raise click.ClickException(str(exc)) from None
     for warning in caught:
         click.echo(f"pdp6: {warning.message}", err=True)
     return screen
@@ -259,14 +264,15 @@ def run(
     from .debugger import DebugError
     from .readin import toggle_rim_loader
     from .runner import Runner
-    from .trace import TraceHook
 
+    if boot and ptr is not None:
+        raise click.UsageError("--boot puts FILE on the paper tape reader: no room for --ptr")
     interactive = sys.stdin.isatty()
     host = _host(interactive, pace, baud, lowercase, read_stdin=True)
     dbg = _debugger(host, baud, engine, grace)
     try:
         if boot:
-            dbg.attach_tape("ptr", file)
+            dbg.attach_boot_tape(file)
             toggle_rim_loader(dbg.m)
         else:
             image = dbg.load(file)
@@ -281,22 +287,15 @@ def run(
     screen = None
     if display or display_png or display_gif:
         screen = _attach_display(dbg.m, display, display_png, display_gif)
-    with _trace_file(trace_path) as trace_out:
-        hook = TraceHook(dbg.m, trace_out, dbg.table) if trace_out else None
-        runner = Runner(dbg.m, dbg.tty, stop=dbg.stop_flag, grace_us=grace * 1e6, hook=hook)
-        until = None if max_seconds is None else dbg.m.elapsed_us + max_seconds * 1e6
-        with host.raw() if interactive else nullcontext():
-            outcome = runner.run(until_us=until)
-    if screen is not None:
-        screen.finish()
+    hook = _trace_hook(trace_path, dbg)
+    runner = Runner(dbg.m, dbg.tty, stop=dbg.stop_flag, grace_us=grace * 1e6, hook=hook)
+    until = None if max_seconds is None else dbg.m.elapsed_us + max_seconds * 1e6
+    with host.raw() if interactive else nullcontext():
+        outcome = runner.run(until_us=until)
     host.finish_output()
     if host.line_open and (verbose or outcome.reason not in ("halt", "end of input")):
         click.echo("", err=True)  # end the teletype's line on the terminal, not in stdout
-    if ptp is not None:
-        try:
-            dbg.detach("ptp")
-        except DebugError as exc:
-            raise click.ClickException(str(exc)) from None
+    failed = _write_outputs(screen, hook, dbg, punch=ptp is not None)
     status = {"time limit": EXIT_TIME_LIMIT, "interrupted": EXIT_INTERRUPTED, "stuck": 1}.get(
         outcome.reason, 0
     )
@@ -307,20 +306,39 @@ def run(
             f"instructions, {seconds:.3f} s emulated",
             err=True,
         )
-    sys.exit(status)
+    for message in failed:
+        click.echo(f"pdp6: {message}", err=True)
+    sys.exit(status or (1 if failed else 0))
 
 
-@contextmanager
-def _trace_file(path: Path | None) -> Iterator[Any]:
+def _trace_hook(path: Path | None, dbg: Any) -> Any:
+    """The --trace writer, its file opened (and so checked) before the run."""
+    from .trace import TraceHook
+
     if path is None:
-        yield None
-        return
+        return None
     try:
         out = path.open("w", encoding="ascii")
     except OSError as exc:
         raise click.ClickException(f"cannot write trace {path}: {exc.strerror}") from None
-    with out:
-        yield out
+    return TraceHook(dbg.m, out, dbg.table)
+
+
+def _write_outputs(screen: Any, hook: Any, dbg: Any, punch: bool) -> list[str]:
+    """Write the files of a finished run (pictures, trace, punch); every one is tried,
+    and the messages of those that failed are returned."""
+    from .debugger import DebugError
+    from .hostfiles import OutputFileError
+
+    finishers = [screen.finish if screen else None, hook.close if hook else None,
+                 (lambda: dbg.detach("ptp")) if punch else None]  # fmt: skip
+    failed = []
+    for finish in filter(None, finishers):
+        try:
+            finish()
+        except (OutputFileError, DebugError) as exc:
+            failed.append(str(exc))
+    return failed
 
 
 # --- pdp6 console and pdp6 debug -----------------------------------------------------------
@@ -366,6 +384,10 @@ def _session(
         else:
             console.run_lines(sys.stdin, echo=True)
     console.finish()
+    if console.failures:
+        click.echo(f"pdp6: {console.failures} command(s) failed (the lines starting with ?)",
+                   err=True)  # fmt: skip
+        sys.exit(1)
 
 
 @main.command()

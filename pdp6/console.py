@@ -16,15 +16,16 @@ import shlex
 import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TextIO
 
 from .debugger import DebugError, Debugger, StopReport, flag_names, halves
+from .hostfiles import read_input
 from .snapshot import read_snapshot, restore, save, unsaved_devices
 from .terminal import StreamHost, TerminalHost
 from .typein import parse_word
 
 MAX_RANGE = 1000  # words one examine may print
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 class CommandError(ValueError):
@@ -117,6 +118,7 @@ class Console:
         self.terminal = terminal
         self.prompt = prompt
         self.depth = 0  # nesting of do scripts
+        self.failures = 0  # commands refused or failed (scripts: the exit status)
         self.handlers: dict[str, Callable[[str], bool | None]] = {
             cmd.names[0]: getattr(self, "cmd_" + cmd.names[0]) for cmd in COMMANDS
         }
@@ -126,6 +128,12 @@ class Console:
         self.out.write(text + "\n")
         self.out.flush()
 
+    def fail(self, text: str) -> None:
+        """Say why a command could not be done (one line starting with ``?``, control
+        characters from the command shown escaped); count it."""
+        self.failures += 1
+        self.say("?" + _CONTROL.sub(lambda m: repr(m.group())[1:-1], text))
+
     def execute(self, line: str) -> bool:
         """Carry out one command line; False when the console should end."""
         line = line.strip()
@@ -134,14 +142,14 @@ class Console:
         word, _, rest = line.partition(" ")
         cmd = _BY_NAME.get(word.lower())
         if cmd is None:
-            self.say(f"?unknown command {word!r} (type help for the list)")
+            self.fail(f"unknown command {word!r} (type help for the list)")
             return True
         try:
             return self.handlers[cmd.names[0]](rest.strip()) is not False
         except (ValueError, IndexError) as exc:  # ours (all ValueErrors), or the machine's
-            self.say(f"?{cmd.names[0]}: {exc}")
+            self.fail(f"{cmd.names[0]}: {exc}")
         except KeyboardInterrupt:
-            self.say(f"?{cmd.names[0]}: interrupted")
+            self.fail(f"{cmd.names[0]}: interrupted")
         return True
 
     def run_lines(self, lines: Iterable[str], echo: bool) -> bool:
@@ -154,18 +162,23 @@ class Console:
         return True
 
     def interact(self, read: Callable[[str], str]) -> None:
-        """The prompt loop: ``read(prompt)`` returns a line, raises EOFError at the end."""
-        while True:
-            try:
-                line = read(self.prompt)
-            except EOFError:
-                self.say("")
-                return
-            except KeyboardInterrupt:
-                self.say("^C")
-                continue
-            if not self.execute(line):
-                return
+        """The prompt loop: ``read(prompt)`` returns a line, raises EOFError at the end.
+        A person sees each refusal and types again, so these do not count in ``failures``."""
+        failures = self.failures
+        try:
+            while True:
+                try:
+                    line = read(self.prompt)
+                except EOFError:
+                    self.say("")
+                    return
+                except KeyboardInterrupt:
+                    self.say("^C")
+                    continue
+                if not self.execute(line):
+                    return
+        finally:
+            self.failures = failures
 
     def finish(self) -> None:
         """Leaving: write the punch file, if one is attached."""
@@ -173,7 +186,7 @@ class Console:
             try:
                 self.say(self.dbg.detach("ptp"))
             except DebugError as exc:
-                self.say(f"?{exc}")
+                self.fail(str(exc))
 
     # --- running ----------------------------------------------------------------------
     def _run(self, action: Callable[[], StopReport]) -> StopReport:
@@ -196,10 +209,9 @@ class Console:
     def _count(self, arg: str, what: str) -> int:
         if not arg:
             return 1
-        try:
-            n = int(arg, 10)
-        except ValueError:
-            raise CommandError(f"{what} wants a decimal count, not {arg!r}") from None
+        n = _digits(arg, 10)
+        if n is None:
+            raise CommandError(f"{what} wants a decimal count, not {arg!r}")
         if n < 1:
             raise CommandError(f"{what} wants a count of at least 1")
         return n
@@ -242,7 +254,7 @@ class Console:
 
     def cmd_boot(self, arg: str) -> None:
         if arg:
-            self.say(self.dbg.attach_tape("ptr", arg))
+            self.say(self.dbg.attach_boot_tape(arg))
         self._run(self.dbg.boot)
 
     # --- examine and deposit -----------------------------------------------------------
@@ -255,10 +267,9 @@ class Console:
         elif "/" in spec:
             start, _, count = spec.partition("/")
             low = dbg.address(start)
-            try:
-                n = int(count, 8)
-            except ValueError:
-                raise CommandError(f"{spec}: the count after '/' must be octal") from None
+            n = _digits(count, 8)
+            if n is None:
+                raise CommandError(f"{spec}: the count after '/' must be octal")
             high = low + n - 1
         elif ":" in spec and not self._is_source_place(spec):
             start, _, end = spec.partition(":")
@@ -292,13 +303,14 @@ class Console:
     def cmd_examine(self, arg: str) -> None:
         if not arg:
             raise CommandError("what? e.g. examine 100, examine LOOP:LOOP+5, examine pc")
+        lines = []  # every LOC is read before anything is shown: all or nothing
         for spec in arg.split():
             register = self._register(spec)
             if register is not None:
-                self.say(register)
+                lines.append(register)
                 continue
-            for addr in self._locations(spec):
-                self.say(self.dbg.examine(addr))
+            lines += [self.dbg.examine(addr) for addr in self._locations(spec)]
+        self.say("\n".join(lines))
 
     def cmd_deposit(self, arg: str) -> None:
         spec, _, value = arg.partition(" ")
@@ -364,15 +376,19 @@ class Console:
 
     def cmd_show(self, arg: str) -> None:
         what, _, rest = arg.partition(" ")
-        what = what.lower()
+        what, rest = what.lower(), rest.strip()
         if what in ("registers", "regs", "r"):
             self.cmd_registers(rest)
         elif what in ("devices", "dev"):
+            self._no_args(rest, "show devices")
             self.say("\n".join(self.dbg.devices()))
         elif what in ("breaks", "break", "breakpoints"):
+            self._no_args(rest, "show breaks")
             self.cmd_break("")
         elif what in ("symbols", "sym"):
-            prefix = rest.strip().upper()
+            if " " in rest:
+                raise CommandError("show symbols takes one PREFIX")
+            prefix = rest.upper()
             found = [(v, n) for n, v in self.dbg.symbols.items() if n.startswith(prefix)]
             self.say("\n".join(f"{n:<8} {v:012o}" for v, n in sorted(found)) or "no symbols")
         elif what == "stack":
@@ -421,7 +437,7 @@ class Console:
         if self.depth >= 8:
             raise CommandError("scripts nested too deeply (a script that runs itself?)")
         try:
-            lines = Path(arg).read_text(encoding="utf-8").splitlines()
+            lines = read_input(arg).decode("utf-8").splitlines()
         except (OSError, UnicodeDecodeError) as exc:
             raise CommandError(f"cannot read {arg}: {getattr(exc, 'strerror', exc)}") from None
         self.depth += 1
@@ -447,17 +463,14 @@ class Console:
         if what.lower() == "tty" and value:
             if value.lower() == "fast":
                 self.dbg.tty.baud = None
-            elif value.isdigit() and int(value) > 0:
+            elif (_digits(value, 10) or 0) > 0:
                 self.dbg.tty.baud = int(value)
             else:
                 raise CommandError("set tty BAUD (e.g. 110) or set tty fast")
-            self.say(f"teletype: {value} {'baud' if value.isdigit() else 'mode'}")
+            self.say(f"teletype: {value} {'mode' if value.lower() == 'fast' else 'baud'}")
         elif what.lower() == "stack" and value:
-            try:
-                ac = int(value, 8)
-            except ValueError:
-                ac = -1
-            if not 0 <= ac <= 0o17:
+            ac = _digits(value, 8)
+            if ac is None or not 0 <= ac <= 0o17:
                 raise CommandError("set stack AC wants an accumulator 0-17")
             self.dbg.stack_ac = ac
             self.say(f"stack pointer is AC {ac:o}")
@@ -490,12 +503,21 @@ class Console:
         self.say("\n".join(lines))
 
     def cmd_quit(self, arg: str) -> bool:
+        self._no_args(arg, "quit")
         return False
 
     @staticmethod
     def _no_args(arg: str, name: str) -> None:
         if arg:
             raise CommandError(f"{name} takes no arguments")
+
+
+def _digits(text: str, base: int) -> int | None:
+    """``text`` as a number if it is nothing but digits of ``base``; None otherwise (int()
+    alone would also take ``1_0``, ``+5`` or other scripts' digits)."""
+    if not text or any(c not in "0123456789"[:base] for c in text):
+        return None
+    return int(text, base)
 
 
 def _unescape(match: re.Match[str]) -> str:

@@ -20,6 +20,7 @@ from pathlib import Path
 from .devices.papertape import PaperTapePunch, PaperTapeReader, tape_frames
 from .devices.teletype import Teletype, TeletypeHost
 from .disasm import SymbolTable, disassemble
+from .hostfiles import OutputFileError, check_writable, read_input
 from .isa import OPCODES, UUO, decode
 from .loader import (
     SYM_HALFKILLED,
@@ -27,11 +28,12 @@ from .loader import (
     LoadedImage,
     LoaderError,
     load_file,
+    not_a_binary,
     read_line_map,
 )
 from .machine import Machine, Stop
 from .memrefs import References, next_references
-from .readin import toggle_rim_loader
+from .readin import read_in_problem, toggle_rim_loader
 from .runner import Outcome, Runner, StopFlag, endless_trap
 from .sourcemap import SourceMap
 from .typein import TypeinError, parse_address, parse_word
@@ -47,6 +49,13 @@ FLAG_NAMES = (
 
 class DebugError(ValueError):
     """A request that cannot be carried out; the message says why, for a person."""
+
+
+def _read_tape(path: str | Path) -> bytes:
+    try:
+        return read_input(path)
+    except OSError as exc:
+        raise DebugError(f"cannot read {path}: {exc.strerror}") from None
 
 
 def halves(word: int) -> str:
@@ -181,23 +190,37 @@ class Debugger:
         """Mount a file on the reader ('ptr') or the punch ('ptp'); say what was done."""
         unit = unit.lower()
         if unit == "ptr":
-            try:
-                data = Path(path).read_bytes()
-            except OSError as exc:
-                raise DebugError(f"cannot read {path}: {exc.strerror}") from None
-            frames = tape_frames(data)
-            self.ptr.attach(frames)
-            self.tape_files["ptr"] = Path(path)
-            kind = "binary words" if frames is not data else "frames"
-            return f"ptr: {path} mounted, {len(frames)} frames ({kind})"
+            return self._mount(path, _read_tape(path))
         if unit == "ptp":
             target = Path(path)
-            if not target.parent.is_dir():
-                raise DebugError(f"cannot punch to {path}: no directory {target.parent}")
+            try:
+                check_writable(target)
+            except OutputFileError as exc:
+                raise DebugError(str(exc)) from None
             self.detach("ptp")
             self.tape_files["ptp"] = target
             return f"ptp: punching to {path}"
         raise DebugError(f"no device {unit!r}: tapes go on ptr (reader) or ptp (punch)")
+
+    def attach_boot_tape(self, path: str | Path) -> str:
+        """Mount a tape for the read-in procedure, after checking that the RIM loader can
+        read it: anything else (a source, a snapshot, random bytes) would be executed as
+        garbage or read as nothing, and the run would never end."""
+        data = _read_tape(path)
+        hint = not_a_binary(path, data)
+        if hint is not None:
+            raise DebugError(hint)
+        problem = read_in_problem(tape_frames(data))
+        if problem is not None:
+            raise DebugError(f"{path} cannot be read in: {problem}")
+        return self._mount(path, data)
+
+    def _mount(self, path: str | Path, data: bytes) -> str:
+        frames = tape_frames(data)
+        self.ptr.attach(frames)
+        self.tape_files["ptr"] = Path(path)
+        kind = "binary words" if frames is not data else "frames"
+        return f"ptr: {path} mounted, {len(frames)} frames ({kind})"
 
     def detach(self, unit: str) -> str:
         """Unmount a tape; the punch writes out what it punched."""
@@ -222,6 +245,9 @@ class Debugger:
         """The read-in procedure: toggle the RIM loader in at 20, start it, read the tape."""
         if self.ptr.remaining == 0:
             raise DebugError("no tape in the reader: attach ptr FILE first")
+        problem = read_in_problem(self.ptr.tape[self.ptr.position :])
+        if problem is not None:
+            raise DebugError(f"the tape in the reader cannot be read in: {problem}")
         toggle_rim_loader(self.m)
         return self.resume()
 

@@ -17,11 +17,13 @@ use the ``bin`` encoding of :mod:`pdp6.wordfile`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from .hostfiles import read_input
 from .isa import IO_FUNCTIONS
 from .word import MASK18, MASK36, SIGN36
 from .wordfile import WordFileError, decode_words
@@ -228,27 +230,73 @@ def _as_words(data: bytes | Sequence[int]) -> Sequence[int]:
 
 
 def read_words(data: bytes | Sequence[int]) -> LoadedImage:
-    """Read a binary of either format, telling SBLK from RIM by the ``JRST 1`` transfer."""
+    """Read a binary of either format, telling SBLK from RIM by the ``JRST 1`` transfer.
+
+    A file that loads no word at all is refused: any nine bytes decode as two words, and
+    a text file read that way is a RIM file of nothing but a transfer word.
+    """
     words = _as_words(data)
     if not words:
         raise LoaderError("empty file")
     probe = LoadedImage()
     i = _read_rim_pairs(words, probe)
     if i < len(words) - 1 and words[i] == JRST_1:
-        return read_sblk(words)
-    return read_rim(words)
+        image = read_sblk(words)
+    else:
+        image = read_rim(words)
+    if not image.words:
+        raise LoaderError("it loads no words: not an SBLK or RIM binary")
+    return image
 
 
 def load_file(path: str | Path) -> LoadedImage:
-    """Read an SBLK or RIM file written in the ``bin`` encoding."""
+    """Read an SBLK or RIM file written in the ``bin`` encoding.  A file that is not one
+    is refused with a message that names what it seems to be (a MIDAS source, text, a
+    snapshot) when it can tell."""
     try:
-        data = Path(path).read_bytes()
+        data = read_input(path)
     except OSError as exc:
         raise LoaderError(f"{path}: {exc.strerror}") from None
     try:
         return read_words(data)
     except LoaderError as exc:
-        raise LoaderError(f"{path}: {exc}") from None
+        raise LoaderError(not_a_binary(path, data) or f"{path}: {exc}") from None
+
+
+# --- files that are something else ---------------------------------------------------------
+SNAPSHOT_MAGIC = b"PDP6SNAP"  # how a pdp6.snapshot file starts
+_MIDAS_STATEMENT = re.compile(rb"^[ \t]*(?:TITLE|END)\b", re.IGNORECASE | re.MULTILINE)
+MIDAS_SUFFIXES = (".mid", ".midas", ".mac")
+
+
+def not_a_binary(path: str | Path, data: bytes) -> str | None:
+    """What to tell a person who gave ``path`` (holding ``data``) where a PDP-6 binary
+    belongs, when it is recognisably something else: a MIDAS source, other text, a
+    snapshot.  None when it is not recognised (the loader's own message then says why)."""
+    path = Path(path)
+    if data.startswith(SNAPSHOT_MAGIC + b" "):
+        return (
+            f"{path} is a machine snapshot, not a binary: restore it in the console "
+            f"(pdp6 console -c 'restore {path}')"
+        )
+    if not _is_text(data):
+        return None
+    if path.suffix.lower() in MIDAS_SUFFIXES or _MIDAS_STATEMENT.search(data):
+        return (
+            f"{path} looks like a MIDAS source: assemble it with "
+            f"`midas {path} -o {path.with_suffix('.bin')}`"
+        )
+    return f"{path} is a text file, not a PDP-6 binary (SBLK or RIM, as midas writes)"
+
+
+def _is_text(data: bytes) -> bool:
+    """UTF-8 with no control characters but white space: no binary looks like that (a
+    binary starts with a DATAI word, whose first byte is 340 octal or more)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return bool(text) and all(c.isprintable() or c in "\t\n\r\f\v" for c in text)
 
 
 class WordStore(Protocol):
@@ -281,7 +329,7 @@ def read_line_map(path: str | Path) -> LineMap:
     import json
 
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(read_input(path).decode("utf-8"))
         if data.get("format") != "midas-line-map":
             raise LoaderError(f"{path}: not a midas line map")
         files = list(data["files"])

@@ -11,6 +11,7 @@ run again).
 from __future__ import annotations
 
 from .isa import DEVICES, IO_WORDS, OPCODES
+from .loader import LoaderError, read_words
 from .machine import Machine
 
 LOADER_ORIGIN = 0o20
@@ -50,3 +51,29 @@ def toggle_rim_loader(machine: Machine) -> None:
     for i, word in enumerate(RIM_LOADER):
         machine.memory[LOADER_ORIGIN + i] = word
     machine.pc = LOADER_ORIGIN
+
+
+def binary_words(frames: bytes) -> list[int]:
+    """The words the reader delivers in binary mode: six frames with hole 8 make a word,
+    first frame highest; frames without hole 8 are skipped (a partial word is lost)."""
+    holes = [f & 0o77 for f in frames if f & 0o200]
+    words = []
+    for i in range(0, len(holes) - 5, 6):
+        word = 0
+        for hole in holes[i : i + 6]:
+            word = (word << 6) | hole
+        words.append(word)
+    return words
+
+
+def read_in_problem(frames: bytes) -> str | None:
+    """Why the RIM loader cannot read ``frames`` in, or None if they make a RIM or SBLK
+    tape.  Read in, anything else is executed word by word as garbage, or waits for ever."""
+    words = binary_words(frames)
+    if not words:
+        return "it has no binary frames (hole 8 punched): the read-in loader would read nothing"
+    try:
+        read_words(words)
+    except LoaderError:
+        return "its binary frames do not make a RIM or SBLK tape"
+    return None

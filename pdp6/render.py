@@ -41,6 +41,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .hostfiles import check_writable, write_failed
+
 if TYPE_CHECKING:
     from .devices.display340 import Display340, PointLog
 
@@ -268,6 +270,9 @@ class ScreenRecorder:
         png_exposure_ms: float | None = None,
         phosphor: Phosphor = P7,
     ) -> None:
+        for path in (png, gif):
+            if path is not None:
+                check_writable(path)
         self.png = png
         self.gif = gif
         self.frame_ns = max(1, int(frame_ms * 1e6))
@@ -316,23 +321,33 @@ class ScreenRecorder:
 
     def close(self, display: Display340) -> None:
         """Write the outputs (once): the final PNG at the display's current time, and
-        the GIF of the frames taken."""
+        the GIF of the frames taken.  A file that cannot be written raises
+        :class:`pdp6.hostfiles.OutputFileError` (after the other one is written)."""
         if self._closed:
             return
         self._closed = True
+        if self.window is not None:
+            self.window.close()
         now = display.now if display.bus is not None else 0
+        failed = None
         if self.png is not None:
-            save_png(self.png, render(display.points, now, size=self.size,
-                                      exposure_ns=self.png_exposure_ns,
-                                      phosphor=self.phosphor))  # fmt: skip
+            picture = render(display.points, now, size=self.size,
+                             exposure_ns=self.png_exposure_ns, phosphor=self.phosphor)  # fmt: skip
+            try:
+                save_png(self.png, picture)
+            except OSError as exc:
+                failed = write_failed(self.png, exc)
         if self.gif is not None:
             frames = self.frames or [
                 _pil().fromarray(render(display.points, now, size=self.size), "RGB").quantize(64)
             ]
-            frames[0].save(self.gif, format="GIF", save_all=True, append_images=frames[1:],
-                           duration=max(20, round(self.frame_ns / 1e6)), loop=0)  # fmt: skip
-        if self.window is not None:
-            self.window.close()
+            try:
+                frames[0].save(self.gif, format="GIF", save_all=True, append_images=frames[1:],
+                               duration=max(20, round(self.frame_ns / 1e6)), loop=0)  # fmt: skip
+            except OSError as exc:
+                failed = failed or write_failed(self.gif, exc)
+        if failed is not None:
+            raise failed
 
     def register_exit(self, display: Display340) -> None:
         """Write the outputs at interpreter exit if nobody called ``finish`` before."""

@@ -27,12 +27,14 @@ from typing import Any
 import numpy as np
 
 from .cpu import state as S
+from .hostfiles import read_input
 from .iobus import Device
+from .loader import SNAPSHOT_MAGIC
 from .machine import Machine
 from .memory import ADDRESS_SPACE
 from .word import MASK36
 
-MAGIC = b"PDP6SNAP"
+MAGIC = SNAPSHOT_MAGIC
 VERSION = 1
 
 
@@ -95,7 +97,7 @@ def save(machine: Machine, path: str | Path) -> None:
 def read_snapshot(path: str | Path) -> Snapshot:
     """Read and check a snapshot file; raise :class:`SnapshotError` saying what is wrong."""
     try:
-        data = Path(path).read_bytes()
+        data = read_input(path)
     except OSError as exc:
         raise SnapshotError(f"cannot read snapshot {path}: {exc.strerror}") from None
     if not data.startswith(MAGIC + b" "):

@@ -15,19 +15,31 @@ from __future__ import annotations
 from typing import TextIO
 
 from .disasm import SymbolTable, disassemble
+from .hostfiles import OutputFileError, write_failed
 from .machine import Machine, Stop
 from .memrefs import References, next_references
 from .word import MASK18
 
 
 class TraceHook:
-    """A :class:`pdp6.runner.StepHook` that writes the trace to ``out``."""
+    """A :class:`pdp6.runner.StepHook` that writes the trace to ``out``.  A write that
+    fails (a full disk) stops the run; :meth:`close` then reports it."""
 
     def __init__(self, machine: Machine, out: TextIO, table: SymbolTable) -> None:
         self.m = machine
         self.out = out
         self.table = table
         self.refs: References | None = None
+        self.failure: OutputFileError | None = None
+
+    def close(self) -> None:
+        """Close the trace file; raise :class:`OutputFileError` if writing it failed."""
+        try:
+            self.out.close()
+        except OSError as exc:
+            self.failure = self.failure or write_failed(self.out.name, exc)
+        if self.failure is not None:
+            raise self.failure
 
     def _name(self, addr: int) -> str:
         if addr <= 0o17:
@@ -50,5 +62,9 @@ class TraceHook:
             if a < self.m.core_words
         )
         line = f"{refs.address:06o} {label:<11} {text:<25} {results}"
-        self.out.write(f"{line.rstrip():<70}  flags {self.m.flags:06o}\n")
+        try:
+            self.out.write(f"{line.rstrip():<70}  flags {self.m.flags:06o}\n")
+        except OSError as exc:
+            self.failure = write_failed(self.out.name, exc)
+            return str(self.failure)
         return None

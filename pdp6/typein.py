@@ -85,17 +85,18 @@ class _Reader:
         return value
 
     def term(self) -> int:
-        if self.peek() == "-":
-            self.take()
-            return -self.term()
-        if self.peek() == "+":
-            self.take()
-            return self.term()
+        sign = 1
+        while self.peek() in ("-", "+"):  # a loop, not recursion: "------1" is fine
+            if self.take() == "-":
+                sign = -sign
         value = self.atom()
         if self.peek() == "^":
             self.take()
-            return value << (3 * self.atom())
-        return value
+            exponent = self.atom()
+            if value and exponent > 12:  # 8^12 = 2^36: spare the host a huge shift
+                raise TypeinError(f"{self.text.strip()!r} does not fit in 36 bits")
+            value <<= 3 * exponent
+        return sign * value
 
     def atom(self) -> int:
         if self.at_end():
@@ -103,11 +104,14 @@ class _Reader:
         kind, tok, _ = self.tokens[self.i]
         self.i += 1
         if kind == "num":
+            digits = tok.rstrip(".").lstrip("0") or "0"
+            if len(digits) > 40:  # more than 36 bits in any case (and too long for int())
+                raise TypeinError(f"{tok[:12]}... does not fit in 36 bits")
             if tok.endswith("."):
-                return int(tok[:-1])
+                return int(digits)
             if re.search(r"[89]", tok):
                 raise TypeinError(f"{tok} is not octal (write {tok}. for decimal)")
-            return int(tok, 8)
+            return int(digits, 8)
         if kind == "sym":
             return self.symbol(tok)
         if kind == "chr":
@@ -131,6 +135,8 @@ class _Reader:
             left = self.expression()
             self.take(",,")
             right = self.expression() if not self.at_end() else 0
+            if not self.at_end():  # 1,,2,,3 or 1,,2 3: nothing may follow the right half
+                raise TypeinError(f"unexpected {self.peek()!r} after L,,R in {self.text.strip()!r}")
             return ((left & MASK18) << 18) | (right & MASK18)
         has_ac = "," in (t for _, t, _ in self.tokens)
         fields = 0

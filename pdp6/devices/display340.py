@@ -886,15 +886,19 @@ def attach_display(
     no window).  ``keep_all``: keep every point in ``display.points`` (by default points
     older than 4 emulated seconds, dark by then, are dropped as the run goes on, so a
     long run does not fill memory).  Other keyword options go to
-    :class:`pdp6.render.ScreenRecorder`.
+    :class:`pdp6.render.ScreenRecorder`.  A PNG or GIF file that cannot be written raises
+    :class:`pdp6.hostfiles.OutputFileError` before anything is attached.
     """
     from ..render import ScreenRecorder
 
     keep_all = bool(options.pop("keep_all", False))
-    display = Display340(keep_ns=None if keep_all else 4_000_000_000)
-    machine.attach(display)
+    # the recorder first: it refuses an unwritable file before the machine changes
+    recorder = None
     if png or gif or live:
         recorder = ScreenRecorder(png=png, gif=gif, live=live, **options)
+    display = Display340(keep_ns=None if keep_all else 4_000_000_000)
+    machine.attach(display)
+    if recorder is not None:
         display.listeners.append(recorder)
         recorder.register_exit(display)
     return display

@@ -176,7 +176,7 @@ def tape_frames(data: bytes) -> bytes:
     that the read-in loader can read it; any other file is taken to be frames already."""
     try:
         words = decode_words(data)
-        loads_something = bool(read_words(words).words)
-    except (LoaderError, WordFileError, IndexError):
+        read_words(words)
+    except (LoaderError, WordFileError):
         return data
-    return words_to_frames(words) if loads_something else data
+    return words_to_frames(words)

@@ -7,6 +7,8 @@ import random
 
 import chess
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from machack.session import Session
 
@@ -106,3 +108,106 @@ def test_illegal_move_leaves_king_in_check(session: Session) -> None:
     session.setup("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1")  # Ke1, the rook on e2 gives check
     assert session.send("K-Q2").lines == ["ILLEGAL"]  # d2 is attacked by the rook
     assert session.send("K-K2").accepted  # taking the rook is fine
+
+
+# --- hypothesis (slow): commands with bad arguments, bad moves, long lines -----------------
+COMMAND_NAMES = [
+    "NEW",
+    "SETUP",
+    "FEN",
+    "BOARD",
+    "BD",
+    "PG",
+    "MOVES",
+    "PERFT",
+    "SCORE",
+    "GO",
+    "M",
+    "PW",
+    "PB",
+    "PN",
+    "DEPTH",
+    "SETD",
+    "SETW",
+    "SETF",
+    "SETC",
+    "SETD=",
+    "SETW=",
+    "SETF=",
+    "SETC=",
+    "PSVD",
+    "STATS",
+    "DRAW?",
+    "DRAW",
+    "RESIGN",
+    "U",
+    "TAKEBACK",
+    "HELP",
+]  # fmt: skip (PS is left out: at depth 1 it plays a whole game before it answers)
+ARGUMENTS = [
+    "",
+    "0",
+    "1",
+    "2",
+    "-1",
+    "21",
+    "99",
+    "777777777777",
+    "99999999999999999999",
+    "X",
+    "1 2",
+    "4X",
+    "=",
+    "?",
+    "1.5",
+    "8/8/8",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+    "k7/8/8/8/8/8/8/7K w - - 0 1",
+]  # fmt: skip (no PERFT above 2: a deep perft is a long, legitimate computation)
+MOVES = [
+    "P-K9", "NXQ", "E9E4", "E2E5", "K-K2", "O-O-O-O", "PXG", "P-R8=K", "Z9Z9", "R/K9-Q2",
+    "N(KN9)-B3", "QXKNP", "PXQP", "B-N5CH", "P-Q4", "N-KB3", "E2E4", "A7A8Q", "0-0", "12 P-K4",
+]  # fmt: skip
+
+
+@st.composite
+def teletype_lines(draw: st.DrawFn) -> bytes:
+    """A command with arguments, a move, noise, a long line, or control characters."""
+    kind = draw(st.sampled_from(["command", "move", "text", "long", "control"]))
+    if kind == "command":
+        words = [draw(st.sampled_from(COMMAND_NAMES)), draw(st.sampled_from(ARGUMENTS))]
+        line = " ".join(words).strip()
+        if words[0] == "PERFT" and words[1] not in ("", "0", "1", "2"):
+            line = "PERFT 99"
+    elif kind == "move":
+        line = draw(st.sampled_from(MOVES)) + draw(st.sampled_from(["", "CH", " MATE", "!", "?"]))
+    elif kind == "text":
+        line = draw(st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=30))
+    elif kind == "long":
+        # Up to 250 characters: typed at the fast teletype's 10 us a character, a longer
+        # line overflows the program's 256-character keyboard ring and loses its RETURN
+        # (as a flood would on the machine; a person types ten characters a second).
+        word = draw(st.sampled_from(MOVES + COMMAND_NAMES))
+        line = (word * draw(st.integers(10, 60)))[:250]
+    else:
+        controls = st.sampled_from([c for c in range(32) if c not in (9, 10, 13)] + [127])
+        return bytes(draw(st.lists(controls | st.integers(32, 255), max_size=20)))
+    return line.encode("latin-1")
+
+
+@pytest.mark.slow
+@settings(max_examples=600, deadline=None, derandomize=True, database=None)
+@given(lines=st.lists(teletype_lines(), min_size=1, max_size=8))
+def test_fuzz_teletype_lines(session: Session, lines: list[bytes]) -> None:
+    """Every line gets an answer (Session raises if the program hangs or halts); a
+    refused one leaves the position as it was."""
+    for command in (f"SETUP {FEN}", "DEPTH 1", "PN"):
+        session.command(command)
+    for line in lines:
+        before = session.fen()
+        if session.send(line).accepted:
+            for command in (f"SETUP {FEN}", "DEPTH 1", "PN"):
+                session.command(command)
+        else:
+            assert session.fen() == before, line

@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from midas.cli import main
@@ -162,3 +163,11 @@ def test_unwritable_output(tmp_path: Path) -> None:
     code, _out, err = run(str(src), "-o", str(tmp_path / "no" / "such" / "dir.bin"))
     assert code == 1 and "cannot write" in err and "dir.bin" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["prog.mid"]
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_a_source_that_never_ends() -> None:
+    """Read whole, /dev/zero filled memory until the process died."""
+    code, _out, err = run("/dev/zero", "--dump")
+    assert code == 1
+    assert "cannot read /dev/zero: longer than 67108864 bytes (not a PDP-6 file)" in err

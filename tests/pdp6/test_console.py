@@ -33,9 +33,9 @@ def replies(result: Result) -> dict[str, str]:
 
 @pytest.fixture
 def echo_console(programs: Programs):
-    def run(commands: str, *args: str) -> dict[str, str]:
+    def run(commands: str, *args: str, status: int = 0) -> dict[str, str]:
         result = console(str(programs.echo), *args, commands=commands)
-        assert result.exit_code == 0, result.output
+        assert result.exit_code == status, result.output
         assert "Traceback" not in result.output
         return replies(result)
 
@@ -109,12 +109,20 @@ def test_deposit_forms(echo_console) -> None:
         ("set stack 20", "?set: set stack AC wants an accumulator 0-17"),
         ("help frob", "?help: no command 'frob' (help lists them)"),
         ('type "ABC', "?type: the quoted text has no closing quote"),
+        # typed values are read whole or refused (these were cut short or read by int())
+        ("d 100 1,,2,,3", "?deposit: unexpected ',,' after L,,R in '1,,2,,3'"),
+        ("step 1_0", "?step: step wants a decimal count, not '1_0'"),
+        ("e 100/1_0", "?examine: 100/1_0: the count after '/' must be octal"),
+        ("set stack +7", "?set: set stack AC wants an accumulator 0-17"),
+        ("set tty 1_10", "?set: set tty BAUD (e.g. 110) or set tty fast"),
+        ("show devices now", "?show: show devices takes no arguments"),
+        ("show symbols T Y", "?show: show symbols takes one PREFIX"),
     ],
 )  # fmt: skip
 def test_bad_commands_get_one_clear_line_and_the_console_goes_on(
     echo_console, command: str, reply: str
 ) -> None:
-    r = echo_console(f"{command}\ne pc\n")
+    r = echo_console(f"{command}\ne pc\n", status=1)  # one command failed
     assert r[command] == reply
     assert r["e pc"] == "PC/ 000100   GO (000100)"  # still working afterwards
 
@@ -210,7 +218,80 @@ def test_console_file_errors(tmp_path: Path) -> None:
     result = console("/no/such.bin")
     assert result.exit_code == 2 and "does not exist" in result.output
     junk = tmp_path / "junk.bin"
-    junk.write_bytes(b"junk")
+    junk.write_bytes(b"\x80unk")
     result = console(str(junk))
     assert result.exit_code == 1
     assert f"Error: {junk}: 4 bytes is not a whole number of 9-byte word pairs" in result.output
+
+
+def test_load_and_boot_refuse_what_is_not_a_binary(programs: Programs, tmp_path: Path) -> None:
+    source = programs.dir / "echo.mid"
+    hint = (f"{source} looks like a MIDAS source: assemble it with "
+            f"`midas {source} -o {programs.dir / 'echo.bin'}`")  # fmt: skip
+    notes = tmp_path / "notes.txt"
+    notes.write_text("a tape of text\n")
+    result = console(commands=f"load {source}\nboot {source}\nattach ptr {notes}\nboot\ne 20\n")
+    r = replies(result)
+    assert r[f"load {source}"] == f"?load: {hint}"  # it said "loaded: 0 words (rim)"
+    assert r[f"boot {source}"] == f"?boot: {hint}"
+    assert r["boot"] == (
+        "?boot: the tape in the reader cannot be read in: it has no binary frames "
+        "(hole 8 punched): the read-in loader would read nothing"
+    )
+    assert r["e 20"] == "000020/            000000,,000000   0"  # no loader toggled in
+
+
+def test_a_script_with_failed_commands_exits_1(programs: Programs, tmp_path: Path) -> None:
+    """It used to exit 0 whatever failed; the console still goes through the rest."""
+    script = tmp_path / "bad.cmd"
+    script.write_text("e NOWHERE\ne pc\n")
+    result = console(str(programs.echo), "-x", str(script), "-c", "frob", commands="e 100\n")
+    assert result.exit_code == 1
+    assert result.stderr == "pdp6: 2 command(s) failed (the lines starting with ?)\n"
+    r = replies(result)
+    assert r["e pc"] == "PC/ 000100   GO (000100)" and r["e 100"].startswith("000100 GO/")
+    for commands in ("e 100\n", "frob\nquit\n"):  # all well; a failure before quit
+        result = console(str(programs.echo), commands=commands)
+        assert result.exit_code == (1 if "frob" in commands else 0), commands
+
+
+def test_mistakes_typed_at_the_prompt_do_not_count() -> None:
+    """The person saw each ? line; only scripted commands make the exit status."""
+    import io
+
+    from pdp6.console import Console
+    from pdp6.debugger import Debugger
+    from pdp6.devices import ScriptedHost
+    from pdp6.machine import Machine
+
+    con = Console(Debugger(Machine(engine="python"), ScriptedHost()), io.StringIO())
+    con.run_lines(["frob"], echo=False)
+    typed = iter(["e ZORK", "step two"])
+
+    def read(_prompt: str) -> str:
+        line = next(typed, None)
+        if line is None:
+            raise EOFError
+        return line
+
+    con.interact(read)
+    assert con.failures == 1
+    assert con.out.getvalue().count("?") == 3
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_a_file_that_never_ends_is_refused(echo_console) -> None:
+    """Reading /dev/zero whole used to fill memory until the process died."""
+    r = echo_console("restore /dev/zero\ndo /dev/zero\nattach ptr /dev/zero\nload /dev/zero\n",
+                     status=1)  # fmt: skip
+    too_long = "/dev/zero: longer than 67108864 bytes (not a PDP-6 file)"
+    assert r["restore /dev/zero"] == f"?restore: cannot read snapshot {too_long}"
+    assert r["do /dev/zero"] == f"?do: cannot read {too_long}"
+    assert r["attach ptr /dev/zero"] == f"?attach: cannot read {too_long}"
+    assert r["load /dev/zero"] == f"?load: {too_long}"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_save_to_a_full_disk(echo_console) -> None:
+    r = echo_console("save /dev/full\n", status=1)
+    assert r["save /dev/full"] == "?save: cannot write snapshot /dev/full: No space left on device"

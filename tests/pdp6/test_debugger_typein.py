@@ -57,11 +57,25 @@ def test_words(text: str, word: int) -> None:
         ("FOO#", "cannot read '#'"),
         ('MOVEI 1,"', "cannot read '\"'"),
         ("", "a value is missing"),
+        # nothing may follow the right half (1,,2,,3 used to be 1,,2)
+        ("1,,2,,3", "unexpected ',,' after L,,R in '1,,2,,3'"),
+        ("1,,2 3", "unexpected '3' after L,,R"),
+        ("1,,FOO(2)", "unexpected '(' after L,,R"),
+        ("9" * 5000 + ".", "999999999999... does not fit in 36 bits"),  # int() refuses it
+        ("1^777777777777", "does not fit in 36 bits"),  # no 2^(3*8^12) on the host
     ],
 )
 def test_bad_words(text: str, message: str) -> None:
     with pytest.raises(TypeinError, match=message.replace("(", r"\(").replace(")", r"\)")):
         parse_word(text, SYMBOLS)
+
+
+def test_long_runs_of_signs_and_zeros() -> None:
+    """A recursion per sign used to raise RecursionError (a traceback at the console)."""
+    assert parse_word("-" * 3000 + "1") == 1
+    assert parse_word("-" * 3001 + "1") == 0o777777_777777
+    assert parse_word("0" * 5000 + "17") == 0o17
+    assert parse_word("0^777777777777") == 0
 
 
 def test_addresses() -> None:

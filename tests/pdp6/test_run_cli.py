@@ -4,6 +4,7 @@ read-in, time limits, the trace, tapes, the display, and clear errors."""
 
 from __future__ import annotations
 
+import random
 import re
 import subprocess
 from pathlib import Path
@@ -151,6 +152,37 @@ def test_punch_and_reader_files(tmp_path: Path) -> None:
     assert result.stdout == "HI!"  # as typed: no newline is added to a script's output
 
 
+def test_boot_refuses_a_tape_the_read_in_loader_cannot_read(
+    programs: Programs, tmp_path: Path
+) -> None:
+    """Read in, such a tape is executed as garbage (or reads as nothing) and the run never
+    ended, even with the input at its end; now it is refused before the machine starts."""
+    snap = tmp_path / "echo.snap"
+    console_result = CliRunner().invoke(main, ["console", str(programs.echo), "-c",
+                                               f"save {snap}"], input="")  # fmt: skip
+    assert console_result.exit_code == 0, console_result.output
+    noise = tmp_path / "noise.tape"
+    noise.write_bytes(random.Random(2).randbytes(900))
+    expected = {
+        snap: f"{snap} is a machine snapshot, not a binary: restore it in the console "
+        f"(pdp6 console -c 'restore {snap}')",
+        noise: f"{noise} cannot be read in: its binary frames do not make a RIM or SBLK tape",
+    }
+    for tape, message in expected.items():
+        done = subprocess.run(
+            [*pdp6_command(), "run", "--boot", str(tape)], stdin=subprocess.DEVNULL,
+            capture_output=True, text=True, env=subprocess_env(), timeout=60,
+        )  # fmt: skip
+        assert (done.returncode, done.stderr) == (1, f"Error: {message}\n")
+
+
+def test_boot_with_a_second_tape_is_a_usage_error(programs: Programs, tmp_path: Path) -> None:
+    """--ptr used to replace the tape being read in, silently."""
+    result = run(str(programs.echo_rim), "--boot", "--ptr", str(programs.echo_rim), input="")
+    assert result.exit_code == 2
+    assert "--boot puts FILE on the paper tape reader: no room for --ptr" in result.output
+
+
 # --- the display --------------------------------------------------------------------------
 def test_display_png_renders_the_340(tmp_path: Path) -> None:
     pytest.importorskip("PIL")
@@ -165,6 +197,34 @@ def test_display_png_renders_the_340(tmp_path: Path) -> None:
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+# --- output files ---------------------------------------------------------------------------
+def test_output_files_are_checked_before_the_run(programs: Programs, tmp_path: Path) -> None:
+    """A picture used to be written only after the whole run, and then fail with a
+    traceback; every output file is now checked before the machine starts."""
+    pytest.importorskip("PIL")
+    target = tmp_path / "no" / "dir" / "out.file"
+    missing = f"cannot write {target}: there is no directory {target.parent}"
+    expected = {"--display-png": missing, "--display-gif": missing, "--ptp": missing,
+                "--trace": f"cannot write trace {target}: No such file or directory"}  # fmt: skip
+    for option, message in expected.items():
+        result = run(str(programs.echo), "--engine", "python", option, str(target), input="")
+        # one line, and nothing from the program: it never ran
+        assert (result.exit_code, result.output) == (1, f"Error: {message}\n"), option
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_write_that_fails_at_the_end_is_one_line(programs: Programs, tmp_path: Path) -> None:
+    pytest.importorskip("PIL")
+    punch = program(tmp_path, "punch", PUNCH)
+    for binary, option in ((programs.echo, "--display-png"), (programs.echo, "--display-gif"),
+                           (programs.echo, "--trace"), (punch, "--ptp")):  # fmt: skip
+        result = run(str(binary), "--engine", "python", "--baud", "fast", option, "/dev/full",
+                     input="A\n")  # fmt: skip
+        assert result.exit_code == 1, option
+        assert result.stderr == "pdp6: cannot write /dev/full: No space left on device\n"
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
 # --- errors -------------------------------------------------------------------------------
 def test_missing_file_is_a_usage_error() -> None:
     result = run("no-such.bin")
@@ -174,11 +234,40 @@ def test_missing_file_is_a_usage_error() -> None:
 
 def test_file_that_is_not_a_binary(tmp_path: Path) -> None:
     junk = tmp_path / "junk.bin"
-    junk.write_bytes(b"not a PDP-6 binary\n")
+    junk.write_bytes(b"\x80not a PDP-6 binary")
     result = run(str(junk))
     assert result.exit_code == 1
     assert f"Error: {junk}: 19 bytes is not a whole number of 9-byte word pairs" in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_a_midas_source_where_a_binary_belongs(programs: Programs) -> None:
+    source = programs.dir / "echo.mid"
+    assert source.stat().st_size % 9 == 0  # it decodes as words: it used to "load" nothing
+    hint = (f"{source} looks like a MIDAS source: assemble it with "
+            f"`midas {source} -o {programs.dir / 'echo.bin'}`")  # fmt: skip
+    for command in (["run", str(source)], ["disasm", str(source)], ["run", "--boot", str(source)]):
+        result = CliRunner().invoke(main, command, input="")
+        assert (result.exit_code, result.output) == (1, f"Error: {hint}\n"), command
+
+
+def test_text_snapshots_and_empty_binaries_are_refused(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("sixteen letters\n\n")  # 18 bytes: two word pairs
+    snap = tmp_path / "m.snap"
+    snap.write_bytes(b"PDP6SNAP 1\n" + bytes(range(200, 250)))
+    nothing = tmp_path / "nothing.bin"
+    nothing.write_bytes(bytes([0o377]) + bytes(8))  # one transfer word and a pad: no words
+    expected = {
+        notes: f"{notes} is a text file, not a PDP-6 binary (SBLK or RIM, as midas writes)",
+        snap: f"{snap} is a machine snapshot, not a binary: restore it in the console "
+        f"(pdp6 console -c 'restore {snap}')",
+        nothing: f"{nothing}: it loads no words: not an SBLK or RIM binary",
+    }
+    for path, message in expected.items():
+        for command in ("run", "disasm"):
+            result = CliRunner().invoke(main, [command, str(path)], input="")
+            assert (result.exit_code, result.output) == (1, f"Error: {message}\n"), command
 
 
 def test_bad_baud_and_engine_options(programs: Programs) -> None:
@@ -210,7 +299,7 @@ def test_disasm_lists_words_with_symbols(programs: Programs) -> None:
 
 def test_disasm_of_a_file_that_is_not_a_binary(tmp_path: Path) -> None:
     junk = tmp_path / "junk.bin"
-    junk.write_bytes(b"xyz")
+    junk.write_bytes(b"\x80yz")
     result = CliRunner().invoke(main, ["disasm", str(junk)])
     assert result.exit_code == 1
     assert (
