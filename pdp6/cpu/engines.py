@@ -17,9 +17,9 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import jit as jitmod
-from . import access, arith, compare, fixed, floatbyte, fp, io, logic, loop, translate
+from . import loop, routine_modules, translate
 
-_MODULES = (access, arith, fp, fixed, compare, logic, floatbyte, io, loop)
+_MODULES = routine_modules()
 
 
 def _is_dispatcher(obj: Any) -> bool:

@@ -51,7 +51,7 @@ def machine(engine: str, baud: int | None, typed: str, acs: list[int], program: 
     (its handler counts ticks), a teletype with ``typed`` waiting and more to come."""
     m = Machine(engine=engine, core_words=0o10000)
     if engine == "python":
-        m._run.hot = 1  # translate at once, so that blocks are sliced too
+        m._run.translate_at_once()  # translate at once, so that blocks are sliced too
     host = ScriptedHost(typed, eof=False)
     m.attach(Teletype(host, baud=baud))
     for a, v in enumerate(acs):
