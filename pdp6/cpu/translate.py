@@ -22,8 +22,14 @@ nothing in ``loop.run``; the runner checks that on entry:
   a store into the running block ends it after that instruction);
 * no breakpoint inside (the cache is cleared when breakpoints change).
 
-Anything else runs one instruction through ``loop.run`` itself, the same source as
-plain Python, so both paths give identical results, which the tests check.
+Anything else runs through ``loop.run`` itself, the same source as plain Python, in
+stretches that stop where a translated block starts, so both paths give identical
+results, which the tests check.
+
+Translating costs far more than interpreting the code once, so only code that keeps
+coming back is translated, and only while translation stays within its share of the
+engine's work (:meth:`BlockEngine.may_translate`).  What the specializer refuses it
+says, with the routine and line (``refused``; ``pdp6 bench --why``; a DEBUG log).
 """
 
 from __future__ import annotations
@@ -87,7 +93,7 @@ MAX_BLOCK = 32  # instructions translated for one block at most (paths may repea
 HOT = 16  # times a stretch of loop.run starts at an address before it is translated
 # Instructions loop.run runs at most for the engine between looks at its blocks: a run
 # through loop.run costs a call, and where stretches start samples how hot code is.
-STRETCH = 16
+STRETCH = 256
 SHARE = 0.25  # most of an engine's time that translating may take
 # What translating costs, in instructions interpreted in the same time (measured on
 # Mac Hack's search): specializing an instruction word first met, and compiling one
@@ -280,7 +286,6 @@ class Translation:
         self.loops = False  # some path jumps back to the start: the body is a loop
         self.count = 0  # most instructions along one path
         self.bound = 0  # most ns along one path, but for its last instruction
-        self.why = ""  # why not even the first instruction could be translated
 
     def grow(self, mem: Any, bp: Any, pc: int) -> Translation:
         """Translate from ``pc``: the main path first, then the paths that branch off.
@@ -319,7 +324,6 @@ class Translation:
             self.leave(path, str(addr & RH), path.body)
         elif path.body is self.body:
             self.start = -1  # not even the first instruction: nothing to translate
-            self.why = self.translator.refused.get((int(mem[addr]), addr), "")
 
     def add(self, ir: int, pc: int, path: Path, pending: list[tuple[int, Path]]) -> int | None:
         """Translate ``ir`` at ``pc`` onto ``path``: the next address on the path, -1 if

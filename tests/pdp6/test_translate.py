@@ -84,8 +84,8 @@ HALT = ins("JRST", 4, 0)
 def test_a_loop_runs_as_one_translated_block() -> None:
     # MOVEI 1,0 / ADDI 1,3 / SOJG 2,.-1 / HALT: the loop body is a block.
     program = [ins("MOVEI", 1, 0), ins("ADDI", 1, 3), ins("SOJG", 2, START + 1), HALT]
-    fast, _ = both(program, acs={2: 1000}, max_instructions=10_000)
-    assert fast.memory[1] == 3000
+    fast, _ = both(program, acs={2: 10_000}, max_instructions=100_000)
+    assert fast.memory[1] == 30_000
     # Until the loop is hot it runs on the interpreter; then in its translated block.
     assert fast._run.slow_steps <= 2 * translate.HOT * translate.STRETCH
     assert {START + 1, START + 2} & fast._run.blocks.keys()  # the loop, from either end
