@@ -94,7 +94,7 @@ HOT = 16  # times a stretch of loop.run starts at an address before it is transl
 # Instructions loop.run runs at most for the engine between looks at its blocks: a run
 # through loop.run costs a call, and where stretches start samples how hot code is.
 STRETCH = 256
-SHARE = 0.25  # most of an engine's time that translating may take
+SHARE = 0.25  # most of an engine's work (in instructions' worth of time) translating may take
 # What translating costs, in instructions interpreted in the same time (measured on
 # Mac Hack's search): specializing an instruction word first met, and compiling one
 # instruction of a block.
