@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -120,12 +121,64 @@ def run(
         words = stats.split()
         nodes = words[4] if len(words) > 4 else "?"
         echo(f"{name:<36} {move:<10} {nodes:>8} {reply.emulated_us / 1e6:>9.1f} {wall:>7.2f}")
+    hash_table(session, echo)
     if first_start:
         echo("")
         echo("first start of machack play (the cold start also builds the compiled engine: "
              "1-3 minutes) ...")  # fmt: skip
         for line in first_start_lines():
             echo(line)
+
+
+def positions_1967(every: int) -> list[tuple[str, str]]:
+    """Every EVERY-th position of the four 1967 games with Mac Hack to move (not book)."""
+    import chess
+
+    from .replay import GAMES_1967, read_games
+    from .think import machack_side
+
+    found = []
+    for game in read_games(GAMES_1967 / "descriptive.txt"):
+        board, side = chess.Board(game.start_fen), machack_side(game)
+        for ply, move in enumerate(game.moves):
+            if board.turn == side and game.time_of(ply).upper() != "BOOK":
+                found.append((f"{game.name[:5]} ply {ply}", board.fen()))
+            board.push(move)
+    return found[::every]
+
+
+def _search_figures(session: Session, fen: str, settings: list[str]) -> tuple[int, float, str]:
+    """Nodes, PDP-6 seconds and the hash figures of one search."""
+    session.setup(fen)
+    session.command("PN")
+    for line in settings:
+        session.command(line)
+    reply = session.command("GO")
+    stats = next(x for x in reply.after_ack if x.startswith("TIME "))
+    words = stats.split()
+    return int(words[4]), reply.emulated_us / 1e6, words[words.index("HASH") + 1]
+
+
+def hash_table(session: Session, echo: Callable[[str], None], every: int = 16) -> None:
+    """Depth 5 on the 1967 positions with the hash table off and on: nodes, time, and
+    the table's probes/found/taken/stored; the median node reduction per search."""
+    for search, extra in (("Greenblatt search", []), ("full-width search", ["FULLW 1"])):
+        echo("")
+        echo(f"hash table, {search}, depth 5 {'':<9} {'nodes off':>9} {'nodes on':>9} "
+             f"{'PDP-6 s off':>11} {'on':>7} {'p/found/taken/stored':>22}")  # fmt: skip
+        reductions, found, probes = [], 0, 0
+        for name, fen in positions_1967(every):
+            off = _search_figures(session, fen, ["SETD 5", "HASH OFF", *extra])
+            on = _search_figures(session, fen, ["SETD 5", "HASH ON", *extra])
+            reductions.append(1 - on[0] / off[0])
+            p, h, _, _ = map(int, on[2].split("/"))
+            found, probes = found + h, probes + p
+            echo(f"{name:<36} {off[0]:>9,} {on[0]:>9,} {off[1]:>11.1f} {on[1]:>7.1f} "
+                 f"{on[2]:>22}")  # fmt: skip
+        echo(
+            f"median node reduction {statistics.median(reductions):.0%}; "
+            f"positions found with a value in {found / max(probes, 1):.1%} of the probes"
+        )
 
 
 @dataclass

@@ -6,10 +6,13 @@ the machine, types lines at it and prints what it answers.
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -26,11 +29,16 @@ from .session import (
     parse_reply,
 )
 
+if TYPE_CHECKING:
+    from .pgn import PlayNotes
+
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 # Work a person asked for (a deep search, perft 6) may take long: budgets for the host
 # only, so that a program that really hangs is still reported.
 LONG = {"budget": 10**13, "emulated_limit_s": 1e9}
 MODES = {"white": "PW", "black": "PB", "both": "PS", "none": "PN"}
+
+CTRL_D = b"\x04"  # at the terminal: end the game
 
 
 def _fen_arg(fen: str) -> str:
@@ -108,6 +116,9 @@ def main() -> None:
       machack perft startpos 4
       machack move "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
       machack replay --1967              the four 1967 games, checked move by move
+      machack uci                        a UCI engine for chess GUIs (docs/uci.md)
+      machack match --opponent stockfish --movetime 1000
+      machack play --pgn game.pgn        the game as PGN, with PDP-6 times
       machack bench
     """
 
@@ -128,7 +139,13 @@ def main() -> None:
               help="Teletype at 110 baud: 10 characters a second.")  # fmt: skip
 @click.option("--display", is_flag=True, help="Show the board on the Type 340 display.")
 @click.option("--fen", default=None, help="Start from this position instead of the initial one.")
-def play(colour: str, depth: int, baud: str | None, display: bool, fen: str | None) -> None:
+@click.option("--pgn", "pgn_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="At the end write the game as PGN, with the PDP-6 time and the program's "
+              "value of each of its moves (it types them after each move: PSVD 1).")  # fmt: skip
+def play(
+    colour: str, depth: int, baud: str | None, display: bool, fen: str | None,
+    pgn_file: Path | None,
+) -> None:  # fmt: skip
     """Play a game at the teletype.
 
     Type moves in descriptive notation as in the 1967 scores (P-K4, N-KB3, NXP, O-O,
@@ -145,6 +162,12 @@ def play(colour: str, depth: int, baud: str | None, display: bool, fen: str | No
     session = _session(say=say, baud=int(baud) if baud else None)
     banner = [text for text in session.banner.split("\n") if text and text != "*"]
     settings = [f"DEPTH {depth}"] + ([f"SETUP {_fen_arg(fen)}"] if fen else [])
+    notes = None
+    if pgn_file is not None:
+        from .pgn import PlayNotes
+
+        notes = PlayNotes()
+        settings += ["PSVD 1", "PSTAT 1"]  # the value and time of each move, for the PGN
     for line in settings:  # typed by the host, not shown as if the player had
         reply = session.send(line)
         if not reply.accepted:
@@ -154,14 +177,40 @@ def play(colour: str, depth: int, baud: str | None, display: bool, fen: str | No
     host_note = (f"[machine plays {colour}, {you}; depth {depth}; "
                  "Ctrl-C stops it thinking, Ctrl-D ends the game]")  # fmt: skip
     display_note = "[the Type 340 display is not connected yet; playing on the teletype]"
-    notes = [host_note] + ([display_note] if display else [])
+    header = banner + [host_note] + ([display_note] if display else [])
+    watch = notes.line if notes is not None else None
     if sys.stdin.isatty() and sys.stdout.isatty():
-        _play_terminal(session, say, colour, baud, banner + notes)
+        _play_terminal(session, say, colour, baud, header, watch)
     else:
-        _play_lines(session, colour, baud, banner + notes)
+        _play_lines(session, colour, baud, header, watch)
+    if pgn_file is not None and notes is not None:
+        _write_play_pgn(session, notes, colour, pgn_file)
 
 
-def _play_lines(session: Session, colour: str, baud: str | None, header: list[str]) -> None:
+def _write_play_pgn(session: Session, notes: PlayNotes, colour: str, path: Path) -> None:
+    """The game the program holds, as PGN in ``path`` (see machack.pgn.play_pgn)."""
+    from .pgn import MACHACK, play_pgn
+
+    person = "Player at the teletype"
+    white = MACHACK if colour in ("white", "both") else person
+    black = MACHACK if colour in ("black", "both") else person
+    session.type(b"\x07\x7f")  # stop any thinking; throw away a line half typed
+    try:
+        session.run_until_idle()
+        text = play_pgn(session, notes, white, black)
+        path.write_text(text)
+    except (SessionError, ValueError, OSError) as exc:
+        raise click.ClickException(f"the PGN was not written: {exc}") from exc
+    click.echo(f"[the game is in {path}]", err=True)
+
+
+def _play_lines(
+    session: Session,
+    colour: str,
+    baud: str | None,
+    header: list[str],
+    watch: Callable[[str], None] | None = None,
+) -> None:
     """The game over standard input and output (a pipe or a file): a line at a time."""
     printer = Printer(10.0 if baud else None)
     for text in header:
@@ -181,11 +230,11 @@ def _play_lines(session: Session, colour: str, baud: str | None, header: list[st
     first = "PN" if machine_plays_both else MODES[colour]
     opening = _send_interruptible(session, first, stop)  # the host's command: only
     opening.lines = opening.after_ack  # what the machine does after it is shown
-    _show(printer, opening)
+    _show(printer, opening, watch)
     while True:
         if machine_plays_both:
             reply = _send_interruptible(session, "GO", stop)
-            _show(printer, reply)
+            _show(printer, reply, watch)
             moved = any(is_move_line(x) for x in reply.after_ack)
             if not moved or any(_is_result(x) for x in reply.lines):
                 machine_plays_both = False  # the game is over, or BELL stopped it
@@ -199,11 +248,16 @@ def _play_lines(session: Session, colour: str, baud: str | None, header: list[st
             reply = _send_interruptible(session, line, stop)
         except ProgramHung as exc:
             raise click.ClickException(str(exc)) from exc
-        _show(printer, reply)
+        _show(printer, reply, watch)
 
 
 def _play_terminal(
-    session: Session, say: _Say, colour: str, baud: str | None, header: list[str]
+    session: Session,
+    say: _Say,
+    colour: str,
+    baud: str | None,
+    header: list[str],
+    watch: Callable[[str], None] | None = None,
 ) -> None:
     """The interactive game: the keyboard goes to the program a key at a time through
     the shared terminal host (pdp6/terminal.py), the program echoes and answers, and
@@ -211,7 +265,7 @@ def _play_terminal(
     from pdp6.runner import Runner
 
     machine = session.machine
-    host = _PlayHost(machine, pace_cps=10.0 if baud else None)
+    host = _PlayHost(machine, pace_cps=10.0 if baud else None, watch=watch)
     for text in header:
         click.echo(text)
     session.tty.host = host  # from now on the teletype is this terminal
@@ -232,12 +286,16 @@ def _play_terminal(
             host.keys.append(0o007)  # BELL: stop thinking
     host.finish_output()
     click.echo()
+    session.tty.host = session.host  # the session's own host again, for the host's commands
+    machine.breakpoints.add(session.idle_pc)
 
 
 class _PlayHost:
     """Built on first use (imports the terminal module only for interactive play)."""
 
-    def __new__(cls, machine: object, pace_cps: float | None) -> object:
+    def __new__(
+        cls, machine: object, pace_cps: float | None, watch: Callable[[str], None] | None
+    ) -> object:
         from pdp6.terminal import TerminalHost
 
         class PlayHost(TerminalHost):
@@ -254,8 +312,10 @@ class _PlayHost:
                 self.muted = 0  # lines still to swallow (the host's own command)
 
             def received(self, data: bytes) -> None:
-                if not data:
+                if not data or CTRL_D in data:  # hang-up, or Ctrl-D: the game ends
                     self.hung_up = True
+                    self.stop_requested = True
+                    data = data.split(CTRL_D)[0]
                 super().received(data)
 
             def read_key(self) -> int | None:
@@ -275,6 +335,8 @@ class _PlayHost:
                     return
                 if c == 0o15:
                     line = self.current.decode("ascii", "replace")
+                    if watch is not None:
+                        watch(line)
                     if is_move_line(line):
                         emu = (self.machine.elapsed_us - self.mark_us) / 1e6  # type: ignore[attr-defined]
                         wall = time.perf_counter() - self.mark_wall
@@ -294,12 +356,192 @@ def _is_result(line: str) -> bool:
     return line.startswith(("CHECKMATE", "STALEMATE", "DRAW BY", "WHITE RESIGNS", "BLACK RES"))
 
 
-def _show(printer: Printer, reply: Reply) -> None:
+def _show(printer: Printer, reply: Reply, watch: Callable[[str], None] | None = None) -> None:
     moves = [x for x in reply.after_ack if is_move_line(x)]
     for text in reply.lines:
+        if watch is not None:
+            watch(text)
         if is_move_line(text) and len(moves) == 1:
             text = f"{text:<24} [PDP-6 {reply.emulated_us / 1e6:.1f} s, wall {reply.wall_s:.2f} s]"
         printer.line(text)
+
+
+def _command_for_gui() -> str:
+    """The command line a GUI should run: this installation's own ``machack``."""
+    found = shutil.which("machack")
+    return f"{found or 'machack'} uci"
+
+
+@main.command(
+    help=f"""Run Mac Hack VI as a UCI engine on standard input and output.
+
+    For a chess GUI (Arena, Cute Chess, Banksia, En Croissant, ...) add a UCI engine
+    with the command:
+
+    \b
+      {_command_for_gui()}
+
+    Options: Depth, Widths, Feedover, CapturePlies, SecondaryPlies (the program's SETD,
+    SETW, SETF, SETC, SETSD), OwnBook and HashTable (BOOK and HASH, where the program
+    has them) and EmulatedSpeed (think in PDP-6 seconds, at the real machine's pace).
+    Every move is the MIDAS program's; see docs/uci.md.
+    """
+)
+def uci() -> None:
+    from . import uci as ucimod
+
+    def say(text: str) -> None:
+        click.echo(f"info string {text}")
+
+    ucimod.serve(lambda: _session(say=say))
+
+
+@main.command("pgn")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True), default="-")
+@click.option("--fen", default=None, help="The position the game started from (default: the "
+              "initial one).")  # fmt: skip
+@click.option("--white", default="?", show_default=True, help="White's name.")
+@click.option("--black", default="?", show_default=True, help="Black's name.")
+@click.option("--result", type=click.Choice(["1-0", "0-1", "1/2-1/2", "*"]), default=None,
+              help="The result (default: as the program announces it at the end).")  # fmt: skip
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the PGN here instead of standard output.")  # fmt: skip
+def pgn_command(
+    file: str, fen: str | None, white: str, black: str, result: str | None, output: Path | None
+) -> None:
+    """Turn the program's PG printout into PGN.
+
+    FILE (or standard input) holds what PG typed, a full move a line in descriptive
+    notation ('  1 P-K4        P-K4'); other lines are passed over.  The moves are typed
+    into the program one by one and named in coordinates by the position they lead to.
+
+    \b
+    Example:
+      machack pgn game.txt --white "Mac Hack VI (emulated PDP-6)" --black Dreyfus -o game.pgn
+    """
+    from .pgn import pg_to_pgn
+
+    try:
+        with click.open_file(file, encoding="utf-8") as stream:
+            text = stream.read(1 << 24)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.ClickException(f"cannot read {file}: {exc}") from exc
+    session = _session()
+    try:
+        pgn = pg_to_pgn(session, text, _fen_arg(fen) if fen else START, white, black, result)
+    except (ValueError, SessionError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    if output is None:
+        click.echo(pgn, nl=False)
+        return
+    try:
+        output.write_text(pgn)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {output}: {exc}") from exc
+
+
+@main.command()
+@click.option("--opponent", required=True, metavar="COMMAND",
+              help="The UCI engine to play, as a command line (e.g. stockfish).")  # fmt: skip
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+              help="A UCI option for the opponent (repeatable).")  # fmt: skip
+@click.option("-n", "--games", type=click.IntRange(1, 100_000), default=10, show_default=True)
+@click.option("--movetime", type=click.IntRange(1, 3_600_000), default=1000, show_default=True,
+              help="Milliseconds a move, for both (Mac Hack deepens up to its depth).")  # fmt: skip
+@click.option("--depth", type=click.IntRange(1, 20), default=None,
+              help="Mac Hack's depth (SETD; default the program's).")  # fmt: skip
+@click.option("--set", "settings", multiple=True, metavar="COMMAND",
+              help="A setting typed to Mac Hack first, e.g. --set 'SETW 15 15 9 9 7'.")  # fmt: skip
+@click.option("--emulated-speed", is_flag=True,
+              help="Mac Hack's movetime in PDP-6 seconds: what the 1967 machine would "
+              "have found in that time.")  # fmt: skip
+@click.option("--opponent-depth", type=click.IntRange(1, 200), default=None,
+              help="Limit the opponent by depth as well.")  # fmt: skip
+@click.option("--openings", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None, help="Openings, one a line (SAN or coordinates); default: "
+              "ten classical ones.")  # fmt: skip
+@click.option("--resign", "resign_cp", type=click.IntRange(1, 100_000), default=1000,
+              show_default=True, help="Adjudicate a loss when the opponent's own score is "
+              "beyond this many centipawns ...")  # fmt: skip
+@click.option("--resign-moves", type=click.IntRange(1, 1000), default=3, show_default=True,
+              help="... for this many of its moves in a row.")  # fmt: skip
+@click.option("--draw-at", type=click.IntRange(0, 10_000), default=150, show_default=True,
+              help="Adjudicate a draw after this move (0: never).")  # fmt: skip
+@click.option("-j", "--concurrency", type=click.IntRange(1, 256), default=os.cpu_count() or 1,
+              show_default="the cores", help="Games at a time, one process each.")  # fmt: skip
+@click.option("--pgn", "pgn_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where the games go (default: match-DATE-TIME.pgn).")  # fmt: skip
+def match(
+    opponent: str, options: tuple[str, ...], games: int, movetime: int, depth: int | None,
+    settings: tuple[str, ...], emulated_speed: bool, opponent_depth: int | None,
+    openings: Path | None, resign_cp: int, resign_moves: int, draw_at: int,
+    concurrency: int, pgn_file: Path | None,
+) -> None:  # fmt: skip
+    """Play Mac Hack VI against a UCI engine and score the match.
+
+    The games alternate colours over a set of openings, run in parallel (one emulated
+    PDP-6 a process), are adjudicated (a loss when the opponent's own score stays
+    beyond --resign; a draw after --draw-at), go to a PGN file as they finish, and
+    end with the score and the Elo difference with its 95% interval.
+
+    \b
+    Example (Debian: apt install stockfish):
+      machack match --opponent stockfish --option UCI_LimitStrength=true \\
+          --option UCI_Elo=1350 --movetime 1000
+    """
+    import chess.engine
+
+    from . import match as matchmod
+
+    parsed: dict[str, str] = {}
+    for text in options:
+        name, sep, value = text.partition("=")
+        if not sep or not name.strip():
+            raise click.UsageError(f"--option takes NAME=VALUE, not {text!r}")
+        parsed[name.strip()] = value.strip()
+    try:
+        config = matchmod.MatchConfig(
+            opponent=matchmod.resolve_command(opponent),
+            options=parsed,
+            games=games,
+            movetime_ms=movetime,
+            depth=depth,
+            settings=list(settings),
+            emulated=emulated_speed,
+            opponent_depth=opponent_depth,
+            openings=matchmod.read_openings(openings),
+            resign_cp=resign_cp,
+            resign_moves=resign_moves,
+            draw_at=draw_at,
+        )
+    except (ValueError, OSError, UnicodeDecodeError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    auto = AutoEngine(say=_Say())
+    if auto.pending:
+        click.echo("waiting for the compiled engine's first build (1-3 minutes) ...", err=True)
+        auto.wait()
+    try:
+        matchmod.new_player(config)  # the settings, checked once here
+        name = matchmod.check_opponent(config)
+    except (ValueError, SessionError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    except (OSError, chess.engine.EngineError) as exc:
+        raise click.ClickException(f"cannot start the opponent {opponent!r}: {exc}") from exc
+    path = pgn_file or Path(time.strftime("match-%Y%m%d-%H%M%S.pgn"))
+    click.echo(f"{games} games against {name}, {min(concurrency, games)} at a time; PGN: {path}",
+               err=True)  # fmt: skip
+    progress = matchmod.Progress(games, lambda t: click.echo(t, err=True, nl=False),
+                                 sys.stderr.isatty())  # fmt: skip
+    try:
+        matchmod.run_match(config, min(concurrency, games), path, progress)
+    except KeyboardInterrupt:
+        click.echo("\n[interrupted: the score of the games played]", err=True)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {path}: {exc}") from exc
+    for line in matchmod.summary(progress.done):
+        click.echo(line)
+    if not any(r.machack_points is not None for r in progress.done):
+        sys.exit(1)
 
 
 @main.command()

@@ -131,6 +131,11 @@ class Session:
         self.idle_pc = self.image.symbol("IDLE")
         self.machine.breakpoints.add(self.idle_pc)
         self.on_slice: Callable[[], None] | None = None  # called between slices of a run
+        # A host that must act at once (a UCI `stop`, a move's time running out) runs in
+        # short slices (a thirtieth: about 10 ms of wall time), and may set an emulated
+        # time at which the run pauses for on_slice (the alarm is cleared as it rings).
+        self.short_slices = False
+        self.alarm_us: float | None = None
         self.banner = self.run_until_idle()
 
     # --- low level -------------------------------------------------------------------
@@ -164,7 +169,11 @@ class Session:
                     f"no reply within {budget} instructions / {limit_s} emulated s "
                     f"(pc {m.pc:06o}); printed so far: {self.host.output[-300:]!r}"
                 )
-            stop = m.run(max_instructions=min(left, SLICE[m.engine]), until_us=deadline_us)
+            step = SLICE[m.engine] // (30 if self.short_slices else 1)
+            until = deadline_us if self.alarm_us is None else min(deadline_us, self.alarm_us)
+            stop = m.run(max_instructions=min(left, step), until_us=until)
+            if self.alarm_us is not None and m.elapsed_us >= self.alarm_us:
+                self.alarm_us = None
             if stop.reason == "halt":
                 raise ProgramHalted(
                     f"the program halted at {stop.pc:06o}; printed: {self.host.output[-300:]!r}"

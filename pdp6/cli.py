@@ -16,6 +16,7 @@ import click
 
 from . import jit as jitmod
 from .cpu import engines
+from .options import MachineSettings, ProgramSettings, machine_options, program_options
 
 EXIT_TIME_LIMIT = 3
 EXIT_INTERRUPTED = 130
@@ -130,72 +131,53 @@ def _bench_search(wanted: tuple[str, ...], why: bool, run_search: Any, why_lines
 
 
 # --- shared by run, console and debug --------------------------------------------------
-def _baud(value: str) -> int | None:
-    if value.lower() == "fast":
-        return None
-    if value.isascii() and value.isdigit() and int(value) > 0:
-        return int(value)
-    raise click.BadParameter(f"{value!r}: a line speed such as 110, or 'fast'", param_hint="--baud")
-
-
-def machine_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """The options every command that builds a machine takes."""
-    options = [
-        click.option("--baud", default="110", show_default=True, metavar="BAUD|fast",
-                     help="Teletype line speed in emulated time (110 = 10 characters a "
-                     "second); 'fast' sends a character in 10 us."),
-        click.option("--pace", is_flag=True,
-                     help="Print teletype output at the real speed of a Model 35 on the host."),
-        click.option("--lowercase", is_flag=True,
-                     help="Pass lower-case keys through (a Model 35 types only upper case)."),
-        click.option("--engine", type=click.Choice(["compiled", "python", "interpreter"]),
-                     default=None,
-                     help="Execute loop: compiled (numba, the default when installed), python "
-                     "(PDP-6 code translated to Python), interpreter (plain Python, one "
-                     "instruction at a time)."),
-    ]  # fmt: skip
-    for option in reversed(options):
-        func = option(func)
-    return func
-
-
-def _debugger(host: Any, baud: str, engine: str | None, grace_s: float = 2.0) -> Any:
+def _debugger(
+    host: Any,
+    machine: MachineSettings,
+    grace_s: float = 2.0,
+    program: ProgramSettings | None = None,
+) -> Any:
     """The machine with its devices, on the engine asked for, or else on the compiled
     engine when it is built and on the python engine while it is being built (see
-    pdp6.autoengine): the machine moves to the compiled engine between chunks."""
+    pdp6.autoengine): the machine moves to the compiled engine between chunks.  The
+    program options, if given, say how binaries are loaded and run."""
     from .autoengine import AutoEngine
     from .debugger import Debugger
     from .machine import Machine
 
+    engine = machine.engine
     if engine is not None and engine not in engines.ALL_ENGINES:
         raise click.UsageError(
             f"the {engine} engine is not available here (numba missing or PDP6_NOJIT set)"
         )
     auto = AutoEngine(engine, say=host.note)
-    dbg = Debugger(Machine(engine=auto.engine), host, baud=_baud(baud), grace_us=grace_s * 1e6)
+    dbg = Debugger(Machine(core_words=machine.core, engine=auto.engine), host,
+                   baud=machine.baud, grace_us=grace_s * 1e6, note=host.note)  # fmt: skip
+    dbg.m.apr.switches = machine.switches
+    if program is not None:
+        dbg.ignore_checksum = program.ignore_checksum
+        dbg.continue_halts = program.continue_halts
     dbg.between_chunks = lambda: auto.poll(dbg.m)
     click.get_current_context().call_on_close(auto.note_unfinished)
     return dbg
 
 
-def _pace_cps(pace: bool, baud: str) -> float | None:
-    speed = _baud(baud)
-    return speed / 11 if pace and speed else None
-
-
-def _host(interactive: bool, pace: bool, baud: str, lowercase: bool, read_stdin: bool) -> Any:
+def _host(interactive: bool, machine: MachineSettings, read_stdin: bool) -> Any:
     """The teletype's far side: this terminal (raw keyboard) or the standard streams."""
     from .terminal import StreamHost, TerminalHost
 
-    cps = _pace_cps(pace, baud)
+    upcase, cps = not machine.lowercase, machine.pace_cps
     if interactive:
-        return TerminalHost(0, sys.stdout.buffer, upcase=not lowercase, pace_cps=cps)
+        return TerminalHost(0, sys.stdout.buffer, upcase=upcase, pace_cps=cps)
     return StreamHost(
-        sys.stdout.buffer,
-        sys.stdin.buffer if read_stdin else None,
-        upcase=not lowercase,
-        pace_cps=cps,
+        sys.stdout.buffer, sys.stdin.buffer if read_stdin else None, upcase=upcase, pace_cps=cps
     )
+
+
+def _start_at(dbg: Any, start: str | None) -> None:
+    """The PC at --start, read with the program's symbols (DebugError if it is wrong)."""
+    if start is not None:
+        dbg.m.pc = dbg.address(start)
 
 
 def _attach_display(machine: Any, live: bool, png: Path | None, gif: Path | None) -> Any:
@@ -223,6 +205,7 @@ def _attach_display(machine: Any, live: bool, png: Path | None, gif: Path | None
 @main.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @machine_options
+@program_options
 @click.option("--display", is_flag=True, help="Show the Type 340 display in a window.")
 @click.option(
     "--display-png",
@@ -274,12 +257,13 @@ def _attach_display(machine: Any, live: bool, png: Path | None, gif: Path | None
 )
 @click.option("-v", "--verbose", is_flag=True, help="Say why and where the run ended.")
 def run(
-    file: Path, baud: str, pace: bool, lowercase: bool, engine: str | None, display: bool,
+    file: Path, machine: MachineSettings, program: ProgramSettings, display: bool,
     display_png: Path | None, display_gif: Path | None, max_seconds: float | None,
     trace_path: Path | None, grace: float, boot: bool, ptr: Path | None, ptp: Path | None,
     verbose: bool,
 ) -> None:  # fmt: skip
-    """Load FILE (SBLK or RIM, as midas writes) and run it with the teletype here.
+    """Load FILE (SBLK or RIM, as midas writes or as the ITS archives keep them) and run
+    it with the teletype here.
 
     On a terminal, keys go to the program one at a time (lower case is typed as upper
     case, as on a Model 35) and Ctrl-C stops the run.  When standard input is not a
@@ -295,6 +279,7 @@ def run(
       pdp6 run echo.bin --pace                   print at 10 characters a second
       pdp6 run echo.bin --trace echo.trace --max-seconds 1 < /dev/null
       pdp6 run echo.rim --boot                   read in through the RIM loader
+      pdp6 run DIAG.BIN --core 32K --switches 777777000000 --start 100 --continue-halts 9
     """
     from .debugger import DebugError
     from .readin import toggle_rim_loader
@@ -302,17 +287,24 @@ def run(
 
     if boot and ptr is not None:
         raise click.UsageError("--boot puts FILE on the paper tape reader: no room for --ptr")
+    if boot and program.start is not None:
+        raise click.UsageError("--boot starts the read-in loader at 20: no room for --start")
     interactive = sys.stdin.isatty()
-    host = _host(interactive, pace, baud, lowercase, read_stdin=True)
-    dbg = _debugger(host, baud, engine, grace)
+    host = _host(interactive, machine, read_stdin=True)
+    dbg = _debugger(host, machine, grace, program)
     try:
         if boot:
             dbg.attach_boot_tape(file)
             toggle_rim_loader(dbg.m)
         else:
             image = dbg.load(file)
-            if image.start is None:
-                raise DebugError(f"{file}: no start address (END with an address sets one)")
+            for block in image.bad_blocks:
+                click.echo(f"pdp6: {block.warning()}", err=True)
+            _start_at(dbg, program.start)
+            if image.start is None and program.start is None:
+                raise DebugError(
+                    f"{file}: no start address (END with an address sets one; or --start)"
+                )
         if ptr is not None:
             dbg.attach_tape("ptr", ptr)
         if ptp is not None:
@@ -326,8 +318,9 @@ def run(
     runner = Runner(dbg.m, dbg.tty, stop=dbg.stop_flag, grace_us=grace * 1e6, hook=hook)
     until = None if max_seconds is None else dbg.m.elapsed_us + max_seconds * 1e6
     with host.raw() if interactive else nullcontext():
-        outcome = runner.run(until_us=until)
+        outcome = dbg.through_halts(lambda: runner.run(until_us=until))
     host.finish_output()
+    verbose = verbose or program.continue_halts > 0  # each halt is told: the last one too
     if host.line_open and (verbose or outcome.reason not in ("halt", "end of input")):
         click.echo("", err=True)  # end the teletype's line on the terminal, not in stdout
     failed = _write_outputs(screen, hook, dbg, punch=ptp is not None)
@@ -392,7 +385,7 @@ def _console_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def _session(
     setup: Callable[[Any], None], scripts: tuple[Path, ...], commands: tuple[str, ...],
-    baud: str, pace: bool, lowercase: bool, engine: str | None, prompt: str,
+    machine: MachineSettings, prompt: str, program: ProgramSettings | None = None,
 ) -> None:  # fmt: skip
     """Build the machine, run ``setup``, the scripts and commands, then the prompt (on a
     terminal) or the commands on standard input."""
@@ -400,8 +393,8 @@ def _session(
     from .debugger import DebugError
 
     interactive = sys.stdin.isatty()
-    host = _host(interactive, pace, baud, lowercase, read_stdin=False)
-    dbg = _debugger(host, baud, engine)
+    host = _host(interactive, machine, read_stdin=False)
+    dbg = _debugger(host, machine, program=program)
     console = Console(dbg, sys.stdout, terminal=host if interactive else None, prompt=prompt)
     try:
         setup(console)
@@ -430,9 +423,10 @@ def _session(
     "file", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path)
 )
 @_console_options
+@program_options
 def console(
-    file: Path | None, scripts: tuple[Path, ...], commands: tuple[str, ...], baud: str,
-    pace: bool, lowercase: bool, engine: str | None,
+    file: Path | None, scripts: tuple[Path, ...], commands: tuple[str, ...],
+    machine: MachineSettings, program: ProgramSettings,
 ) -> None:  # fmt: skip
     """The programmer's console: examine, deposit, break, step, go, attach, boot, save.
 
@@ -446,13 +440,17 @@ def console(
       pdp6 console -c "attach ptr echo.rim" -c boot
       pdp6 console echo.bin < commands.txt
       pdp6 console -x setup.cmd
+      pdp6 console --ignore-checksum CHESS.BIN -c checksum
     """
 
     def setup(con: Any) -> None:
         if file is not None:
             con.cmd_load(str(file))
+        if program.start is not None:
+            _start_at(con.dbg, program.start)
+            con.say(f"PC at {con.dbg.name(con.dbg.m.pc)} (--start)")
 
-    _session(setup, scripts, commands, baud, pace, lowercase, engine, "pdp6> ")
+    _session(setup, scripts, commands, machine, "pdp6> ", program)
 
 
 @main.command()
@@ -466,8 +464,8 @@ def console(
     help="Pass this argument to midas (repeatable), e.g. --midas-arg=--old.",
 )
 def debug(
-    source: Path, scripts: tuple[Path, ...], commands: tuple[str, ...], baud: str,
-    pace: bool, lowercase: bool, engine: str | None, midas_args: tuple[str, ...],
+    source: Path, scripts: tuple[Path, ...], commands: tuple[str, ...],
+    machine: MachineSettings, midas_args: tuple[str, ...],
 ) -> None:  # fmt: skip
     """Assemble SOURCE with midas and debug it at source level.
 
@@ -495,7 +493,7 @@ def debug(
             if line:
                 con.say(line)
 
-        _session(setup, scripts, commands, baud, pace, lowercase, engine, "debug> ")
+        _session(setup, scripts, commands, machine, "debug> ")
 
 
 def _assemble(source: Path, binary: Path, midas_args: tuple[str, ...]) -> None:
@@ -522,7 +520,12 @@ def _assemble(source: Path, binary: Path, midas_args: tuple[str, ...]) -> None:
     help="Line map to take symbols and source lines from (default: FILE.map if it is there).",
 )
 @click.option("--no-symbols", is_flag=True, help="Numbers only, no symbolic addresses.")
-def disasm(file: Path, map_path: Path | None, no_symbols: bool) -> None:
+@click.option(
+    "--ignore-checksum",
+    is_flag=True,
+    help="List SBLK blocks whose checksum disagrees too, with a warning for each.",
+)
+def disasm(file: Path, map_path: Path | None, no_symbols: bool, ignore_checksum: bool) -> None:
     """List the words a binary (SBLK or RIM) loads: address, label, word, instruction.
 
     \b
@@ -530,17 +533,20 @@ def disasm(file: Path, map_path: Path | None, no_symbols: bool) -> None:
       pdp6 disasm echo.bin
       pdp6 disasm echo.rim --no-symbols
     """
-    from .debugger import halves, program_symbols, typeout
+    from .debugger import program_symbols, typeout
     from .disasm import SymbolTable
     from .loader import LoaderError, load_file, read_line_map
+    from .word import halves
 
     try:
-        image = load_file(file)
+        image = load_file(file, ignore_checksum)
         default_map = file.with_suffix(".map")
         use_map = map_path is not None or default_map.exists()
         line_map = read_line_map(map_path or default_map) if use_map else None
     except LoaderError as exc:
         raise click.ClickException(str(exc)) from None
+    for block in image.bad_blocks:
+        click.echo(f"pdp6: {block.warning()}", err=True)
     symbols, hidden = program_symbols(image, line_map)
     shown = {} if no_symbols else {n: v for n, v in symbols.items() if n not in hidden}
     table = SymbolTable(shown)

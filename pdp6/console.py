@@ -18,11 +18,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TextIO
 
-from .debugger import DebugError, Debugger, StopReport, flag_names, halves
+from .debugger import DebugError, Debugger, StopReport, flag_names
 from .hostfiles import read_input
 from .snapshot import read_snapshot, restore, save, unsaved_devices
 from .terminal import StreamHost, TerminalHost
 from .typein import parse_word
+from .word import halves
 
 MAX_RANGE = 1000  # words one examine may print
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -83,6 +84,12 @@ COMMANDS: tuple[Command, ...] = (
     Command(("load",), "load FILE [MAP]", "load an SBLK or RIM binary with its symbols",
             "FILE.map (the line map midas writes) is read if it is there",
             ("load echo.bin",)),
+    Command(("checksum",), "checksum [LOC]", "blocks loaded despite their checksum; a repair",
+            "after pdp6 console --ignore-checksum: with no LOC, the blocks whose checksum "
+            "disagreed; with LOC (a word of one of them), the one value of that word the "
+            "checksum implies, as the deposit that stores it (which word is damaged the "
+            "checksum cannot tell: look for the one that makes no sense)",
+            ("checksum", "checksum 1234")),
     Command(("boot",), "boot [FILE]", "read in a paper tape",
             "toggles the RIM loader in at 20 and starts it on the tape in the reader "
             "(FILE is attached first if given)", ("boot echo.rim",)),
@@ -413,9 +420,18 @@ class Console:
         if not 1 <= len(parts) <= 2:
             raise CommandError("usage: load FILE [MAPFILE]")
         image = self.dbg.load(*parts)
+        for block in image.bad_blocks:
+            self.say(block.warning())
         start = f", start {self.dbg.name(image.start)}" if image.start is not None else ""
         extra = ", with source lines" if self.dbg.source else ""
-        self.say(f"loaded {parts[0]}: {len(image.words)} words ({image.format}){start}{extra}")
+        self.say(f"loaded {parts[0]}: {len(image.words)} words ({image.kind}){start}{extra}")
+
+    def cmd_checksum(self, arg: str) -> None:
+        if arg:
+            self.say(self.dbg.implied_repair(self.dbg.address(arg)))
+            return
+        lines = [block.describe() for block in self.dbg.bad_blocks]
+        self.say("\n".join(lines) or "no block was loaded despite its checksum")
 
     def cmd_save(self, arg: str) -> None:
         if not arg:

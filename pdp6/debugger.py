@@ -13,10 +13,12 @@ with a message fit to show as it is.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from .checksum import BadBlock
 from .devices.papertape import PaperTapePunch, PaperTapeReader, tape_frames
 from .devices.teletype import Teletype, TeletypeHost
 from .disasm import SymbolTable, disassemble
@@ -37,7 +39,7 @@ from .readin import read_in_problem, toggle_rim_loader
 from .runner import Outcome, Runner, StopFlag, endless_trap
 from .sourcemap import SourceMap
 from .typein import TypeinError, parse_address, parse_word
-from .word import MASK18
+from .word import MASK18, halves
 
 PUSHJ, JSR, JSP, JSA = 0o260, 0o264, 0o265, 0o266
 CALLS = (PUSHJ, JSR, JSP, JSA)
@@ -56,10 +58,6 @@ def _read_tape(path: str | Path) -> bytes:
         return read_input(path)
     except OSError as exc:
         raise DebugError(f"cannot read {path}: {exc.strerror}") from None
-
-
-def halves(word: int) -> str:
-    return f"{word >> 18:06o},,{word & MASK18:06o}"
 
 
 def flag_names(flags: int) -> str:
@@ -134,6 +132,10 @@ class _WatchHook:
         return "; ".join(hits) if hits else None
 
 
+def _to_stderr(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
 @dataclass
 class Debugger:
     """One machine and everything known about the program in it."""
@@ -144,6 +146,9 @@ class Debugger:
     grace_us: float = 2_000_000.0
     stop_flag: StopFlag = field(default_factory=StopFlag)
     between_chunks: Callable[[], None] | None = None  # see pdp6.runner.Runner's between
+    ignore_checksum: bool = False  # load SBLK blocks whose checksum disagrees (with a warning)
+    continue_halts: int = 0  # halts a run goes on past, as the operator pressing CONTINUE
+    note: Callable[[str], None] = _to_stderr  # a line from the host (each halt gone past)
 
     def __post_init__(self) -> None:
         self.tty = self.m.attach(Teletype(self.host, baud=self.baud))
@@ -156,6 +161,7 @@ class Debugger:
         self.breaks: set[int] = set()
         self.watches: dict[int, Watch] = {}
         self.stack_ac = 0o17
+        self.bad_blocks: list[BadBlock] = []  # of the last load, when ignore_checksum
 
     # --- programs -------------------------------------------------------------------
     def load(self, path: str | Path, map_path: str | Path | None = None) -> LoadedImage:
@@ -163,7 +169,7 @@ class Debugger:
         Both files are read and checked before memory changes."""
         map_file = Path(map_path) if map_path else Path(path).with_suffix(".map")
         try:
-            image = load_file(path)
+            image = load_file(path, self.ignore_checksum)
             line_map = read_line_map(map_file) if map_path or map_file.exists() else None
         except LoaderError as exc:
             raise DebugError(str(exc)) from None
@@ -172,12 +178,31 @@ class Debugger:
                 raise DebugError(f"{path}: loads {addr:06o}, beyond this machine's core")
         for addr, word in image.words.items():
             self.m.memory[addr] = word
+        self.bad_blocks = image.bad_blocks
         self.source = SourceMap(line_map, map_file.parent) if line_map else None
         symbols, hidden = program_symbols(image, line_map)
         self.set_symbols(symbols, hidden)
         if image.start is not None:
             self.m.pc = image.start
         return image
+
+    def implied_repair(self, addr: int) -> str:
+        """The deposit that gives ``addr`` the one value its block's checksum implies (a
+        block loaded despite its checksum; see :mod:`pdp6.checksum`)."""
+        block = next((b for b in self.bad_blocks if b.holds(addr)), None)
+        if block is None:
+            loaded = ", ".join(f"{b.first:06o}-{b.last:06o}" for b in self.bad_blocks
+                               if b.kind == "data")  # fmt: skip
+            where = f"they load {loaded}" if loaded else "there are none"
+            raise DebugError(f"{addr:06o} is in no block loaded despite its checksum ({where})")
+        word = block.implied_word(addr)
+        now = self.m.memory[addr]
+        bits = (word ^ now).bit_count()
+        differs = {0: "it holds that already", 1: "1 bit differs"}.get(bits, f"{bits} bits differ")
+        return (
+            f"data block {block.number}'s checksum implies {halves(word)} at {self.name(addr)} "
+            f"(now {halves(now)}: {differs}): d {addr:o} {halves(word)}"
+        )
 
     def set_symbols(self, symbols: dict[str, int], hidden: Collection[str] = ()) -> None:
         """Symbols for type-in; all but the ``hidden`` (half-killed) ones also for type-out."""
@@ -396,10 +421,23 @@ class Debugger:
         runner = Runner(self.m, self.tty, stop=self.stop_flag, grace_us=self.grace_us, hook=hook,
                         between=self.between_chunks)  # fmt: skip
         try:
-            outcome = runner.run(until_us=until_us)
+            outcome = self.through_halts(lambda: runner.run(until_us=until_us))
         finally:
             self._sync_breaks()
         return StopReport(outcome, self.stop_text(outcome))
+
+    def through_halts(self, run: Callable[[], Outcome]) -> Outcome:
+        """``run``, and again after each of the first ``continue_halts`` halts, as the
+        operator presses CONTINUE (DEC's diagnostics halt at the end of each part); each
+        halt gone past is noted with its address.  The instructions of all are counted."""
+        done = halts = 0
+        while True:
+            outcome = run()
+            done += outcome.instructions
+            if outcome.reason != "halt" or halts == self.continue_halts:
+                return replace(outcome, instructions=done)
+            halts += 1
+            self.note(f"[halt {halts} at {self.name(outcome.pc)}: continuing]")
 
     def go(self, addr: int | None = None) -> StopReport:
         if addr is not None:

@@ -11,22 +11,29 @@ Both formats are described in ``shared/docs/midas-reference.md`` section 2:
   DDT symbol table); a duplicate start instruction.
 
 The assembler (``midas``) writes these files and imports the primitives below (SQUOZE,
-checksum, symbol flags) so that reader and writer cannot drift apart.  Files on the host
-use the ``bin`` encoding of :mod:`pdp6.wordfile`.
+block framing, symbol flags; the checksum is in :mod:`pdp6.checksum`) so that reader and
+writer cannot drift apart.  Files on the host hold the words in one of the two encodings of
+:mod:`pdp6.wordfile`: ``bin``, which ``midas`` writes, or the 7-bit encoding of the ITS
+archives, where the period's own binaries survive.  Nothing in a file names its encoding,
+but every SBLK and RIM file starts with a RIM pair or ``JRST 1``, and only one encoding
+will usually read it so: that is the one used.  A block whose checksum disagrees refuses
+the file, or with ``ignore_checksum`` is loaded and listed in ``bad_blocks`` (the user may
+then repair it: :mod:`pdp6.checksum`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from .checksum import BadBlock, block_checksum
 from .hostfiles import read_input
 from .isa import IO_FUNCTIONS
-from .word import MASK18, MASK36, SIGN36
-from .wordfile import WordFileError, decode_words
+from .word import MASK18, MASK36, SIGN36, halves
+from .wordfile import WordFileError, archive_words, decode_words
 
 JRST_1 = 0o254000_000001  # transfer word ending the SBLK prologue
 JRST = 0o254000_000000
@@ -69,15 +76,6 @@ def unsquoze(word: int) -> str:
 
 
 # --- SBLK framing -----------------------------------------------------------------------------
-def block_checksum(words: Sequence[int]) -> int:
-    """SBLK checksum of a block (header included): rotate left one bit, then add."""
-    acc = 0
-    for w in words:
-        acc = ((acc << 1) | (acc >> 35)) & MASK36
-        acc = (acc + w) & MASK36
-    return acc
-
-
 def block_header(count: int, addr: int) -> int:
     """The AOBJN-style header ``-count,,addr`` of a block."""
     return (((-count) & MASK18) << 18) | (addr & MASK18)
@@ -110,65 +108,83 @@ class LoadedImage:
     symbols: dict[str, int] = field(default_factory=dict)
     symbol_flags: dict[str, int] = field(default_factory=dict)  # SYM_* bits per symbol
     format: str = "sblk"
+    encoding: str = ""  # the host file's encoding ('bin' or 'its'), when read from bytes
+    bad_blocks: list[BadBlock] = field(default_factory=list)  # loaded despite their checksum
 
     @property
     def start(self) -> int | None:
         """The start address (from ``JRST start``), or None."""
         return start_address(self.start_word)
 
+    @property
+    def kind(self) -> str:
+        """``sblk`` or ``rim``, with the encoding when it is the archives': for messages."""
+        return self.format + (", ITS archive encoding" if self.encoding == "its" else "")
 
-def _where(i: int) -> str:
-    return f"word {i} (byte offset {i // 2 * 9}{'+4.5' if i % 2 else ''})"
+
+ENCODINGS = ("bin", "its")  # the host encodings read, in the order they are tried
 
 
-def _read_rim_pairs(words: Sequence[int], image: LoadedImage) -> int:
-    """Load RIM pairs from the start of ``words``; return the index of the transfer word."""
+@dataclass(frozen=True)
+class _FileWords:
+    """A binary's words, with the byte offset each starts at in its host file (for
+    messages that point into the file); none when the words were given as a list."""
+
+    words: Sequence[int]
+    offset_of: Callable[[int], str] | None = None
+
+    def where(self, i: int) -> str:
+        return f"word {i}" + (f" (byte offset {self.offset_of(i)})" if self.offset_of else "")
+
+
+_Reader = Callable[[_FileWords], LoadedImage]
+
+
+def _read_rim_pairs(file: _FileWords, image: LoadedImage) -> int:
+    """Load RIM pairs from the start of the file; return the index of the transfer word."""
+    words = file.words
     i = 0
     n = len(words)
     while i < n and is_datai(words[i]):
         if i + 1 >= n:
-            raise LoaderError(f"RIM pair at {_where(i)} has no data word")
+            raise LoaderError(f"RIM pair at {file.where(i)} has no data word")
         pointer = words[i]
         if (pointer >> 18) & 0o37:
-            raise LoaderError(f"RIM pair at {_where(i)} uses indexing or indirection")
+            raise LoaderError(f"RIM pair at {file.where(i)} uses indexing or indirection")
         image.words[pointer & MASK18] = words[i + 1]
         i += 2
     return i
 
 
-def read_rim(data: bytes | Sequence[int]) -> LoadedImage:
-    """Read a PDP-6 RIM file (``bin`` bytes or a word list)."""
-    words = _as_words(data)
+def _rim(file: _FileWords) -> LoadedImage:
     image = LoadedImage(format="rim")
-    i = _read_rim_pairs(words, image)
-    if i >= len(words):
-        raise LoaderError(f"RIM file has no transfer word (ends at {_where(len(words))})")
-    image.start_word = words[i]
+    i = _read_rim_pairs(file, image)
+    if i >= len(file.words):
+        raise LoaderError(f"RIM file has no transfer word (ends at {file.where(i)})")
+    image.start_word = file.words[i]
     return image
 
 
-def read_sblk(data: bytes | Sequence[int]) -> LoadedImage:
-    """Read an ITS SBLK file (``bin`` bytes or a word list), checking every checksum."""
-    words = _as_words(data)
+def _sblk(file: _FileWords, ignore_checksum: bool) -> LoadedImage:
+    words = file.words
     n = len(words)
-    prologue = LoadedImage()
-    i = _read_rim_pairs(words, prologue)
+    i = _read_rim_pairs(file, LoadedImage())
     if i >= n or words[i] != JRST_1:
         found = "the end of the file" if i >= n else f"{words[i]:012o}"
-        raise LoaderError(f"SBLK prologue not ended by JRST 1 at {_where(i)}: found {found}")
+        raise LoaderError(f"SBLK prologue not ended by JRST 1 at {file.where(i)}: found {found}")
     i += 1
     image = LoadedImage(format="sblk")
     blockno = 0
     while True:
         if i >= n:
-            raise LoaderError(f"SBLK file ends before the start instruction ({_where(i)})")
+            raise LoaderError(f"SBLK file ends before the start instruction ({file.where(i)})")
         header = words[i]
         if not header & SIGN36:
             image.start_word = header
             i += 1
             break
         blockno += 1
-        body = _block(words, i, f"data block {blockno}")
+        body = _block(file, i, "data", blockno, image, ignore_checksum)
         addr = header & MASK18
         for k, w in enumerate(body):
             image.words[(addr + k) & MASK18] = w
@@ -181,30 +197,36 @@ def read_sblk(data: bytes | Sequence[int]) -> LoadedImage:
         if header == MASK36 and i == n - 1:
             break  # old MIDAS ended files with a lone 777777,,777777
         infono += 1
-        body = _block(words, i, f"information block {infono}")
+        body = _block(file, i, "information", infono, image, ignore_checksum)
         if header & MASK18 == 0:
             _read_symbols(body, image)
         i += len(body) + 2
     return image
 
 
-def _block(words: Sequence[int], i: int, what: str) -> Sequence[int]:
-    """The data words of the block whose header is at ``i``, after checking its checksum."""
+def _block(
+    file: _FileWords, i: int, kind: str, number: int, image: LoadedImage, ignore: bool
+) -> Sequence[int]:
+    """The data words of the block whose header is at ``i`` (``kind`` 'data' or
+    'information', ``number`` counting from 1).  A bad checksum is refused, or with
+    ``ignore`` noted in the image's ``bad_blocks``."""
+    words = file.words
     header = words[i]
     count = (1 << 18) - (header >> 18)
     end = i + 1 + count
     if end >= len(words):
         raise LoaderError(
-            f"{what} (header {header >> 18:06o},,{header & MASK18:06o} at {_where(i)}) "
+            f"{kind} block {number} (header {halves(header)} at {file.where(i)}) "
             f"needs {count} words and a checksum, but the file ends first"
         )
-    body = words[i + 1 : end]
-    expected = block_checksum([header, *body])
-    if words[end] != expected:
-        raise LoaderError(
-            f"{what} (header {header >> 18:06o},,{header & MASK18:06o} at {_where(i)}): "
-            f"checksum {words[end]:012o} at {_where(end)} should be {expected:012o}"
-        )
+    body = tuple(words[i + 1 : end])
+    if words[end] == block_checksum([header, *body]):
+        return body
+    place = f"header at {file.where(i)}, checksum at {file.where(end)}"
+    bad = BadBlock(kind, number, header, body, words[end], place)
+    if not ignore:
+        raise LoaderError(f"{bad.describe()} (--ignore-checksum loads it anyway)")
+    image.bad_blocks.append(bad)
     return body
 
 
@@ -220,45 +242,108 @@ def _read_symbols(body: Sequence[int], image: LoadedImage) -> None:
             image.symbol_flags[name] = flags
 
 
-def _as_words(data: bytes | Sequence[int]) -> Sequence[int]:
-    if isinstance(data, bytes | bytearray):
-        try:
-            return decode_words(bytes(data))
-        except WordFileError as exc:
-            raise LoaderError(str(exc)) from None
-    return data
-
-
-def read_words(data: bytes | Sequence[int]) -> LoadedImage:
-    """Read a binary of either format, telling SBLK from RIM by the ``JRST 1`` transfer.
+def _any(file: _FileWords, ignore_checksum: bool) -> LoadedImage:
+    """SBLK or RIM, told apart by the ``JRST 1`` that ends an SBLK file's RIM prologue.
 
     A file that loads no word at all is refused: any nine bytes decode as two words, and
     a text file read that way is a RIM file of nothing but a transfer word.
     """
-    words = _as_words(data)
+    words = file.words
     if not words:
         raise LoaderError("empty file")
-    probe = LoadedImage()
-    i = _read_rim_pairs(words, probe)
+    i = _read_rim_pairs(file, LoadedImage())
     if i < len(words) - 1 and words[i] == JRST_1:
-        image = read_sblk(words)
+        image = _sblk(file, ignore_checksum)
     else:
-        image = read_rim(words)
+        image = _rim(file)
     if not image.words:
         raise LoaderError("it loads no words: not an SBLK or RIM binary")
     return image
 
 
-def load_file(path: str | Path) -> LoadedImage:
-    """Read an SBLK or RIM file written in the ``bin`` encoding.  A file that is not one
-    is refused with a message that names what it seems to be (a MIDAS source, text, a
-    snapshot) when it can tell."""
+# --- host files: which encoding holds the words ----------------------------------------------
+def _starts_a_binary(word: int | None) -> bool:
+    """Every SBLK and RIM file starts with a RIM pair's DATAI, or with JRST 1."""
+    return word is not None and (is_datai(word) or word == JRST_1)
+
+
+def _first_word(data: bytes, encoding: str) -> int | None:
+    if encoding == "bin":
+        return int.from_bytes(data[:5], "big") >> 4 if len(data) >= 5 else None
+    try:
+        return next(archive_words(data[:12]), (0, None))[1]
+    except WordFileError:
+        return None
+
+
+def _decode(data: bytes, encoding: str) -> _FileWords:
+    try:
+        if encoding == "bin":
+            return _FileWords(decode_words(data), lambda i: f"{i // 2 * 9}{'+4.5' * (i % 2)}")
+        places = list(archive_words(data))
+    except WordFileError as exc:
+        raise LoaderError(str(exc)) from None
+    offsets = [offset for offset, _ in places] + [len(data)]
+    return _FileWords([word for _, word in places], lambda i: str(offsets[min(i, len(places))]))
+
+
+def _read_file(data: bytes, read: _Reader) -> tuple[_FileWords, LoadedImage]:
+    """Read ``data`` in the encoding whose first word can start a binary: ``bin`` (what
+    midas writes) or the ITS archives' 7-bit encoding.  Should both look like one, the
+    first that reads wins; should neither, ``bin`` is read, to say what is wrong."""
+    encodings = [e for e in ENCODINGS if _starts_a_binary(_first_word(data, e))]
+    first_error = None
+    for encoding in encodings or ["bin"]:
+        try:
+            file = _decode(data, encoding)
+            image = read(file)
+        except LoaderError as exc:
+            first_error = first_error or exc
+            continue
+        image.encoding = encoding
+        return file, image
+    assert first_error is not None
+    raise first_error
+
+
+def _read(data: bytes | Sequence[int], read: _Reader) -> LoadedImage:
+    if isinstance(data, bytes | bytearray):
+        return _read_file(bytes(data), read)[1]
+    return read(_FileWords(data))
+
+
+def read_rim(data: bytes | Sequence[int]) -> LoadedImage:
+    """Read a PDP-6 RIM file (the bytes of a file in either encoding, or a word list)."""
+    return _read(data, _rim)
+
+
+def read_sblk(data: bytes | Sequence[int], ignore_checksum: bool = False) -> LoadedImage:
+    """Read an ITS SBLK file (bytes in either encoding, or a word list), checking every
+    checksum: a bad one is refused, or with ``ignore_checksum`` loaded with a warning."""
+    return _read(data, lambda file: _sblk(file, ignore_checksum))
+
+
+def read_words(data: bytes | Sequence[int], ignore_checksum: bool = False) -> LoadedImage:
+    """Read a binary of either format (SBLK or RIM) in either encoding."""
+    return _read(data, lambda file: _any(file, ignore_checksum))
+
+
+def binary_file_words(data: bytes) -> list[int]:
+    """The words of a host file that holds an SBLK or RIM binary, decoded from whichever
+    encoding holds them (for punching it as a paper tape); LoaderError if none does."""
+    return list(_read_file(data, lambda file: _any(file, False))[0].words)
+
+
+def load_file(path: str | Path, ignore_checksum: bool = False) -> LoadedImage:
+    """Read an SBLK or RIM file in either encoding.  A file that is not one is refused
+    with a message that names what it seems to be (a MIDAS source, text, a snapshot)
+    when it can tell."""
     try:
         data = read_input(path)
     except OSError as exc:
         raise LoaderError(f"{path}: {exc.strerror}") from None
     try:
-        return read_words(data)
+        return read_words(data, ignore_checksum)
     except LoaderError as exc:
         raise LoaderError(not_a_binary(path, data) or f"{path}: {exc}") from None
 

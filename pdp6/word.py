@@ -58,8 +58,9 @@ def octal(w: int, digits: int = 12) -> str:
 
 
 def halves(w: int) -> str:
-    """``LLLLLL,,RRRRRR`` text of a word, as DDT types it."""
-    return f"{lh(w):06o},,{rh(w):06o}"
+    """``LLLLLL,,RRRRRR`` text of a word, as DDT types it (plain Python: tools call it,
+    and the compiled ``lh``/``rh`` would cost a compile)."""
+    return f"{(w >> 18) & MASK18:06o},,{w & MASK18:06o}"
 
 
 def check_word(value: int) -> int:

@@ -19,8 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..iobus import NEVER, Device
-from ..loader import LoaderError, read_words
-from ..wordfile import WordFileError, decode_words
+from ..loader import LoaderError, binary_file_words
 
 READER_FRAME_NS = 2_500_000  # 400 frames a second
 PUNCH_FRAME_NS = 15_797_788  # 63.3 frames a second
@@ -196,12 +195,12 @@ def words_to_frames(words: list[int]) -> bytes:
 
 
 def tape_frames(data: bytes) -> bytes:
-    """The frames of a tape held in a host file.  A ``bin`` word file that loads words as
-    RIM or SBLK (what ``midas`` writes) is punched as binary frames, six per word, so
-    that the read-in loader can read it; any other file is taken to be frames already."""
+    """The frames of a tape held in a host file.  A word file (``bin``, as ``midas``
+    writes, or the ITS archives' 7-bit encoding) that loads words as RIM or SBLK is
+    punched as binary frames, six per word, so that the read-in loader can read it; any
+    other file is taken to be frames already."""
     try:
-        words = decode_words(data)
-        read_words(words)
-    except (LoaderError, WordFileError):
+        words = binary_file_words(data)
+    except LoaderError:
         return data
     return words_to_frames(words)

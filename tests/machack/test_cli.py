@@ -72,61 +72,86 @@ def test_bad_fen_is_an_error_not_a_traceback() -> None:
     assert "Traceback" not in result.output
 
 
+class _PtyPlay:
+    """`machack play --depth 2` on a pseudo-terminal: what it printed, and waiting."""
+
+    def __init__(self) -> None:
+        import pty
+
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: the command on the pseudo-terminal
+            os.execv(sys.executable, [sys.executable, "-m", "machack", "play", "--depth", "2"])
+        self.out = b""
+
+    def until(self, text: bytes, seconds: float = 60.0) -> None:
+        import select
+
+        end = time.monotonic() + seconds
+        while text not in self.out and time.monotonic() < end:
+            ready, _, _ = select.select([self.fd], [], [], 0.1)
+            if ready:
+                try:
+                    self.out += os.read(self.fd, 4096)
+                except OSError:
+                    return
+        assert text in self.out, self.out.decode("ascii", "replace")
+
+    def exit_code(self, seconds: float = 30.0) -> int | None:
+        """The exit code once the command has ended; None if it still runs."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            done, status = os.waitpid(self.pid, os.WNOHANG)
+            if done:
+                self.pid = 0
+                return os.waitstatus_to_exitcode(status)
+            time.sleep(0.1)
+        return None
+
+    def kill(self) -> None:
+        if self.pid:
+            try:
+                os.kill(self.pid, 9)
+                os.waitpid(self.pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+
+
 def test_play_on_a_terminal() -> None:
     """On a terminal (a pseudo-terminal here) keys go to the program one at a time: it
     echoes them, the host adds times to the machine's move, Ctrl-C during a search types
     BELL (QUIT), and Ctrl-C at the prompt ends the game."""
-    import os
-    import pty
-    import select
-    import sys
-    import time
-
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: the command on the pseudo-terminal
-        os.execv(sys.executable, [sys.executable, "-m", "machack", "play", "--depth", "2"])
-    out = b""
-
-    def until(text: bytes, seconds: float = 60.0) -> None:
-        nonlocal out
-        end = time.monotonic() + seconds
-        while text not in out and time.monotonic() < end:
-            ready, _, _ = select.select([fd], [], [], 0.1)
-            if ready:
-                try:
-                    out += os.read(fd, 4096)
-                except OSError:
-                    return
-        assert text in out, out.decode("ascii", "replace")
-
+    play = _PtyPlay()
     try:
-        until(b"Ctrl-D ends the game]\r\n*")  # the host's PB and DEPTH are not shown
-        os.write(fd, b"p-k4\r")
-        until(b"1. ... ")
-        until(b"wall")
-        os.write(fd, b"DEPTH 12\r")
-        until(b"DEPTH 12\r\n_\r\n*")
-        os.write(fd, b"GO\r")
-        until(b"GO\r\n_\r\n")
+        play.until(b"Ctrl-D ends the game]\r\n*")  # the host's PB and DEPTH are not shown
+        os.write(play.fd, b"p-k4\r")
+        play.until(b"1. ... ")
+        play.until(b"wall")
+        os.write(play.fd, b"DEPTH 12\r")
+        play.until(b"DEPTH 12\r\n_\r\n*")
+        os.write(play.fd, b"GO\r")
+        play.until(b"GO\r\n_\r\n")
         time.sleep(1.0)
-        os.write(fd, b"\x03")
-        until(b"QUIT\r\nMACHINE STOPPED PLAYING: TYPE PB TO RESUME\r\n*")
-        os.write(fd, b"\x03")
-        end = time.monotonic() + 30
-        done, status = 0, 0
-        while not done and time.monotonic() < end:
-            done, status = os.waitpid(pid, os.WNOHANG)
-            time.sleep(0.1)
-        assert done, "Ctrl-C at the prompt did not end the game"
-        assert os.waitstatus_to_exitcode(status) == 0
-        assert b"*P-K4\r\n_\r\n" in out  # the program's echo, upper case
-        assert b"PB" not in out.split(b"P-K4")[0]  # the host's set-up was not echoed
+        os.write(play.fd, b"\x03")
+        play.until(b"QUIT\r\nMACHINE STOPPED PLAYING: TYPE PB TO RESUME\r\n*")
+        os.write(play.fd, b"\x03")
+        assert play.exit_code() == 0, "Ctrl-C at the prompt did not end the game"
+        assert b"*P-K4\r\n_\r\n" in play.out  # the program's echo, upper case
+        assert b"PB" not in play.out.split(b"P-K4")[0]  # the host's set-up was not echoed
     finally:
-        try:
-            os.kill(pid, 9)
-            os.waitpid(pid, 0)
-        except (ProcessLookupError, ChildProcessError):
-            pass
+        play.kill()
+
+
+def test_ctrl_d_on_a_terminal_ends_the_game() -> None:
+    """Ctrl-D is not typed to the program: it ends the game, as the banner says, even
+    in the middle of a line."""
+    play = _PtyPlay()
+    try:
+        play.until(b"Ctrl-D ends the game]\r\n*")
+        os.write(play.fd, b"P-K\x04")
+        assert play.exit_code() == 0, "Ctrl-D did not end the game"
+        assert b"^D" not in play.out
+    finally:
+        play.kill()
 
 
 @pytest.mark.skipif(not jit.ENABLED, reason="numba not installed or PDP6_NOJIT set")

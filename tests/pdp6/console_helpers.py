@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from midas.cli import main as midas_main
 
@@ -52,6 +52,15 @@ def programs_fixture(tmp_path_factory: pytest.TempPathFactory) -> Programs:
         echo_rim=assemble(d / "echo.mid", d / "echo.rim", "--format", "rim", "--no-map"),
         echoint=assemble(d / "echoint.mid", d / "echoint.bin"),
     )
+
+
+def replies(result: Result) -> dict[str, str]:
+    """Each console command echoed after the prompt, mapped to the output that followed it."""
+    out: dict[str, str] = {}
+    for chunk in result.stdout.split("pdp6> ")[1:]:
+        command, _, text = chunk.partition("\n")
+        out[command] = text.rstrip("\n")
+    return out
 
 
 def pdp6_command() -> list[str]:

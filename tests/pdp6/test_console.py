@@ -13,6 +13,7 @@ from pdp6.cli import main
 from .console_helpers import (
     Programs,
     programs_fixture,  # noqa: F401  (the programs fixture)
+    replies,
 )
 
 
@@ -20,15 +21,6 @@ def console(*args: str, commands: str = "") -> Result:
     return CliRunner().invoke(
         main, ["console", "--engine", "python", "--baud", "fast", *args], input=commands
     )
-
-
-def replies(result: Result) -> dict[str, str]:
-    """Each command echoed after the prompt, mapped to the output that followed it."""
-    out: dict[str, str] = {}
-    for chunk in result.stdout.split("pdp6> ")[1:]:
-        command, _, text = chunk.partition("\n")
-        out[command] = text.rstrip("\n")
-    return out
 
 
 @pytest.fixture

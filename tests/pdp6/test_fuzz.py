@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import os
 import random
+import signal
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -38,6 +39,7 @@ from .console_helpers import (
 
 pytestmark = pytest.mark.slow
 FUZZ = settings(deadline=None, derandomize=True, database=None)
+CTRL_C_AFTER_S = 5.0  # a run the fuzz started is interrupted after this
 
 
 # --- console commands --------------------------------------------------------------------------
@@ -84,9 +86,16 @@ def _console_problems(binary: str, lines: list[str]) -> list[str]:
     console = Console(dbg, out)
     console.cmd_load(binary)
     problems = []
+    # A command may start a program that never stops (go into garbage): as a person
+    # would, press Ctrl-C (SIGINT, which the console catches) after a few seconds.
+    signal.signal(signal.SIGALRM, lambda *_: os.kill(os.getpid(), signal.SIGINT))
     for line in lines:
         before, failures, start = _state(dbg), console.failures, out.tell()
-        console.execute(line)
+        signal.setitimer(signal.ITIMER_REAL, CTRL_C_AFTER_S)
+        try:
+            console.execute(line)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
         reply = out.getvalue()[start:]
         if console.failures > failures:
             if not (reply.startswith("?") and reply.count("\n") == 1):

@@ -1,0 +1,161 @@
+"""PGN: the program's PG printout turned into PGN, and ``machack play --pgn``."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import chess
+import chess.pgn
+from click.testing import CliRunner
+
+from machack.cli import main
+from machack.pgn import emt, pg_to_pgn, read_pg, white_eval
+from machack.session import Session
+
+SCHOLAR = """*PG
+  1 P-K4        P-K4
+  2 Q-R5        N-QB3
+  3 B-B4        N-B3
+  4 QXBP MATE
+_
+"""
+
+
+def test_pg_lines_are_read_by_their_columns() -> None:
+    moves = read_pg(" 30 ...         P-N3\n 31 R-R5        K-R1\n 32 R-R8 MATE\n_\n")
+    assert [(m.number, m.colour, m.text) for m in moves] == [
+        (30, chess.BLACK, "P-N3"),
+        (31, chess.WHITE, "R-R5"),
+        (31, chess.BLACK, "K-R1"),
+        (32, chess.WHITE, "R-R8 MATE"),
+    ]
+
+
+def test_a_pg_printout_becomes_pgn_with_the_programs_result(session: Session) -> None:
+    text = pg_to_pgn(session, SCHOLAR, white="A", black="B")
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None
+    assert game.headers["Result"] == "1-0"  # the program announced CHECKMATE 1-0
+    assert [m.uci() for m in game.mainline_moves()] == [
+        "e2e4", "e7e5", "d1h5", "b8c6", "f1c4", "g8f6", "h5f7"]  # fmt: skip
+    assert game.end().board().is_checkmate()
+
+
+def test_a_game_from_a_set_up_position(session: Session) -> None:
+    fen = "6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 30"
+    text = pg_to_pgn(session, " 30 ...         P-N3\n 31 R-R8CH      K-N2\n", start_fen=fen)
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None and game.headers["FEN"] == fen
+    assert game.end().board().fen().startswith("R7/5pkp/6p1/8/8/8/8/6K1 w")
+
+
+def test_machack_pgn_command(tmp_path: Path) -> None:
+    source = tmp_path / "pg.txt"
+    source.write_text(SCHOLAR)
+    out = tmp_path / "game.pgn"
+    result = CliRunner().invoke(main, ["pgn", str(source), "--white", "W", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    game = chess.pgn.read_game(out.open())
+    assert game is not None and game.headers["White"] == "W" and game.headers["Black"] == "?"
+    piped = CliRunner().invoke(main, ["pgn", "--result", "*"], input=SCHOLAR)
+    assert piped.exit_code == 0 and piped.output.rstrip().endswith("4. Qxf7# *")
+
+
+def test_machack_pgn_bad_input_is_one_message(tmp_path: Path) -> None:
+    cases = {
+        "nothing here\n": "no moves found",
+        "  1 P-K4        P-K5\n": "1... P-K5: the program says IMP",
+        "  1 ...         P-K4\n": "1... P-K4: not that side's turn",
+    }
+    for text, message in cases.items():
+        result = CliRunner().invoke(main, ["pgn"], input=text)
+        assert result.exit_code == 1, text
+        assert result.output.startswith(f"Error: {message}") and result.output.count("\n") == 1
+    binary = tmp_path / "x.bin"
+    binary.write_bytes(b"\xff\xfe\x00")
+    result = CliRunner().invoke(main, ["pgn", str(binary)])
+    assert result.exit_code == 1 and result.output.startswith("Error: cannot read")
+    bad_fen = CliRunner().invoke(main, ["pgn", "--fen", "8/8/8 w"], input=SCHOLAR)
+    assert bad_fen.output == "Error: the program refused the position '8/8/8 w'\n"
+    assert bad_fen.exit_code == 1
+
+
+def test_play_writes_the_game_with_emulated_times_and_values(tmp_path: Path) -> None:
+    out = tmp_path / "play.pgn"
+    result = CliRunner().invoke(main, ["play", "--depth", "1", "--pgn", str(out)],
+                                input="P-K4\nN-KB3\n")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "VALUE " in result.output  # the program types its value (PSVD 1)
+    game = chess.pgn.read_game(out.open())
+    assert game is not None and not game.errors
+    assert game.headers["White"] == "Player at the teletype"
+    assert game.headers["Black"] == "Mac Hack VI (emulated PDP-6)"
+    nodes = list(game.mainline())
+    assert len(nodes) == 4
+    assert [n.comment for n in nodes[0::2]] == ["", ""]
+    for node in nodes[1::2]:
+        assert node.emt() is not None and node.eval() is not None and "value " in node.comment
+
+
+def test_clock_and_eval_texts() -> None:
+    assert emt(31) == "0:00:31" and emt(3725.4) == "1:02:05" and emt(0.4) == "0:00:00"
+    assert white_eval(128, chess.BLACK) == "-1.00"
+    assert white_eval(28671, chess.WHITE) == "#1" and white_eval(28671, chess.BLACK) == "#-1"
+
+
+def test_play_on_a_terminal_writes_the_pgn_at_the_end(tmp_path: Path) -> None:
+    """Keys go to the program one at a time; at the end (Ctrl-C at the prompt, a line
+    half typed) the host takes the game from the program and writes it."""
+    import os
+    import pty
+    import select
+    import sys
+    import time
+
+    path = tmp_path / "t.pgn"
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the command on the pseudo-terminal
+        argv = [sys.executable, "-m", "machack", "play", "--depth", "2", "--pgn", str(path)]
+        os.execv(sys.executable, argv)
+    out = b""
+
+    def until(text: bytes, seconds: float = 60.0) -> None:
+        nonlocal out
+        end = time.monotonic() + seconds
+        while text not in out and time.monotonic() < end:
+            ready, _, _ = select.select([fd], [], [], 0.1)
+            if ready:
+                try:
+                    out += os.read(fd, 4096)
+                except OSError:
+                    return
+        assert text in out, out.decode("ascii", "replace")
+
+    try:
+        until(b"Ctrl-D ends the game]\r\n*")
+        os.write(fd, b"p-k4\r")
+        until(b"1. ... ")
+        until(b"SECONDARY")
+        until(b"\r\n*")
+        os.write(fd, b"P-Q")  # half a move, then Ctrl-C at the prompt
+        time.sleep(0.3)
+        os.write(fd, b"\x03")
+        until(b"[the game is in ", 30)
+        done, status = 0, 0
+        end = time.monotonic() + 30
+        while not done and time.monotonic() < end:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            time.sleep(0.1)
+        assert done and os.waitstatus_to_exitcode(status) == 0
+    finally:
+        try:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+    game = chess.pgn.read_game(path.open())
+    assert game is not None
+    nodes = list(game.mainline())
+    assert [n.move.uci() for n in nodes][:1] == ["e2e4"] and len(nodes) == 2
+    assert nodes[1].emt() is not None and "value " in nodes[1].comment

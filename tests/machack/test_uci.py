@@ -1,0 +1,293 @@
+"""``machack uci``: python-chess drives the real command, and the protocol in-process.
+
+Every move comes from the MIDAS program; python-chess is the GUI and the referee.
+"""
+
+from __future__ import annotations
+
+import io
+import queue
+import random
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import chess
+import chess.engine
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from machack.player import MacHack, centipawns, mate_moves, uci_score
+from machack.session import Session
+from machack.uci import UciEngine
+
+
+def machack_command() -> str:
+    """The installed console script (beside this interpreter if PATH lacks it)."""
+    return shutil.which("machack") or str(Path(sys.executable).parent / "machack")
+
+
+@pytest.fixture(scope="module")
+def warm() -> None:
+    """Assemble the program and compile the engine in this process first, so that the
+    engine started by python-chess finds both in the caches."""
+    Session()
+
+
+def test_python_chess_plays_a_whole_game_analyses_and_stops(warm: None) -> None:
+    engine = chess.engine.SimpleEngine.popen_uci([machack_command(), "uci"], timeout=120)
+    try:
+        assert engine.id["name"] == "Mac Hack VI (emulated PDP-6)"
+        engine.configure({"Depth": 2})
+        board, rng = chess.Board(), random.Random(7)
+        while not board.is_game_over(claim_draw=True) and board.ply() < 300:
+            if board.turn == chess.WHITE:
+                result = engine.play(board, chess.engine.Limit(depth=2), game="g1")
+                assert result.move in board.legal_moves
+                board.push(result.move)
+            else:
+                board.push(rng.choice(list(board.legal_moves)))
+        assert board.is_game_over(claim_draw=True), board.fen()
+
+        position = chess.Board("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+        info = engine.analyse(position, chess.engine.Limit(depth=2))
+        assert info["pv"][0] == chess.Move.from_uci("a1a8")
+        assert info["score"].white().mate() == 1
+        assert info["depth"] == 2 and info["nodes"] > 0
+
+        with engine.analysis(chess.Board()) as analysis:  # go infinite
+            for info in analysis:
+                if info.get("depth", 0) >= 2:
+                    break
+            analysis.stop()
+            best = analysis.wait()
+        assert best.move in chess.Board().legal_moves
+
+        timed = engine.play(chess.Board(), chess.engine.Limit(time=0.3))
+        assert timed.move in chess.Board().legal_moves
+    finally:
+        engine.quit()
+
+
+class Output(io.StringIO):
+    """The engine's output, with the wall time each line was written."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.times: list[float] = []
+
+    def write(self, text: str) -> int:
+        self.times.append(time.perf_counter())
+        return super().write(text)
+
+
+def run_lines(*lines: str, hold: float = 0.0) -> list[str]:
+    """The engine's output for these input lines, in-process; the input ends ``hold``
+    seconds later (its end is also a stop)."""
+    return run_timed(*lines, hold=hold).getvalue().splitlines()
+
+
+def run_timed(*lines: str, hold: float = 0.0) -> Output:
+    feed: queue.Queue[str | None] = queue.Queue()
+    for line in lines:
+        feed.put(line)
+    threading.Timer(hold, feed.put, (None,)).start()
+    out = Output()
+    UciEngine(Session, feed, out).run()
+    return out
+
+
+def test_handshake_declares_the_programs_settings_as_options() -> None:
+    out = run_lines("uci", "isready")
+    assert out[0] == "id name Mac Hack VI (emulated PDP-6)"
+    options = [line for line in out if line.startswith("option ")]
+    names = [line.split()[2] for line in options]
+    assert names == ["Depth", "Widths", "Feedover", "CapturePlies", "SecondaryPlies",
+                     "OwnBook", "HashTable", "EmulatedSpeed"]  # fmt: skip
+    assert "option name Depth type spin default 4 min 1 max 20" in out
+    assert "option name Widths type string default 6" in out
+    assert out[-2:] == ["uciok", "readyok"]
+
+
+def test_bad_lines_get_an_info_string_and_the_engine_goes_on() -> None:
+    out = run_lines(
+        "frobnicate",
+        "setoption name Depth value 99",
+        "setoption name Nonesuch value 1",
+        "setoption name EmulatedSpeed value maybe",
+        "setoption name Widths value 0 0",
+        "setoption Depth",
+        "position",
+        "position fen not a fen",
+        "position startpos moves e2e4 e2e4",
+        "go depth x movetime",
+    )
+    assert out[:12] == [
+        "info string unknown command 'frobnicate' ignored",
+        "info string Depth takes 1 to 20, not '99'",
+        "info string no option 'Nonesuch'",
+        "info string EmulatedSpeed is true or false, not 'maybe'",
+        "info string Widths 0 0: the program refused 'SETW 0 0' (??)",
+        "info string setoption needs 'name': 'Depth'",
+        "info string position needs 'startpos' or 'fen'",
+        "info string position: bad FEN 'not a fen': expected 'w' or 'b' for turn part of fen: "
+        "'not a fen'; the program holds rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "info string position: illegal move e2e4: the program says IMP; the program holds "
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        "info string go: 'depth' not understood, ignored",
+        "info string go: 'x' not understood, ignored",
+        "info string go: 'movetime' not understood, ignored",
+    ]
+    assert out[-1].startswith("bestmove ") and sum(x.startswith("bestmove") for x in out) == 1
+    assert (
+        chess.Move.from_uci(out[-1].split()[1])
+        in chess.Board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").legal_moves
+    )
+
+
+def test_stop_during_infinite_gives_the_best_so_far() -> None:
+    out = run_lines("position startpos", "go infinite", "stop", "isready")
+    infos = [line for line in out if line.startswith("info depth ")]
+    assert "readyok" in out and out[-1].startswith("bestmove ")  # isready seen meanwhile
+    assert out[-1].split()[1] == infos[-1].split(" pv ")[1].split()[0]
+
+
+def test_time_up_before_any_root_move_gives_the_plausible_move() -> None:
+    """One emulated millisecond: BELL comes before the first root move is through, and
+    the program's BEST gives the plausible move generator's first choice."""
+    out = run_lines("setoption name EmulatedSpeed value true", "position startpos",
+                    "go movetime 1")  # fmt: skip
+    assert any("plausible move generator's first choice" in line for line in out), out
+    assert out[-1] == "bestmove d2d4"
+
+
+def test_movetime_deepens_and_reports_both_clocks() -> None:
+    out = run_lines("position startpos moves e2e4", "go movetime 400")
+    infos = [line for line in out if line.startswith("info depth ")]
+    assert [int(line.split()[2]) for line in infos] == list(range(1, len(infos) + 1))
+    assert any("PDP-6 time" in line and "wall" in line for line in out)
+    assert out[-1].startswith("bestmove ")
+
+
+def test_emulated_speed_counts_pdp6_seconds_and_keeps_the_pace() -> None:
+    """With EmulatedSpeed a movetime is PDP-6 seconds, and the answer comes no sooner
+    than the real machine's would have."""
+    started = time.perf_counter()
+    out = run_timed("setoption name EmulatedSpeed value true", "position startpos",
+                    "go movetime 1500", hold=2.2)  # fmt: skip
+    lines = out.getvalue().splitlines()
+    times = [float(x.split("PDP-6 time ")[1].split()[0]) for x in lines if "PDP-6 time" in x]
+    assert times and 1.5 <= max(times) <= 1.5 + 0.05  # BELL rang at 1.5 emulated seconds
+    assert lines[-1].startswith("bestmove ")
+    answered = out.times[-1] - started
+    assert 1.5 <= answered < 2.15
+
+
+def test_options_become_the_programs_settings() -> None:
+    session = Session()
+    feed: queue.Queue[str | None] = queue.Queue()
+    for line in ("setoption name Widths value 15 15 9 9 7", "setoption name Feedover value 3",
+                 "setoption name SecondaryPlies value 0", None):  # fmt: skip
+        feed.put(line)
+    out = io.StringIO()
+    UciEngine(lambda: session, feed, out).run()
+    assert out.getvalue() == ""
+    player = MacHack.__new__(MacHack)  # only to read the settings back
+    player.session = session
+    assert player.setting("SETW") == "15 15 9 9 7"
+    assert player.setting("SETF") == "3"
+    assert player.setting("SETSD") == "0"
+
+
+def test_book_and_hash_switches_say_when_the_program_lacks_them() -> None:
+    """OwnBook and HashTable become BOOK ON/OFF and HASH ON/OFF; a program without those
+    commands refuses them and the GUI is told so in an info string."""
+    session = Session()
+    has = {word: session.send(f"{word} ON").accepted for word in ("BOOK", "HASH")}
+    feed: queue.Queue[str | None] = queue.Queue()
+    for line in ("setoption name OwnBook value false", "setoption name HashTable value false"):
+        feed.put(line)
+    feed.put(None)
+    out = io.StringIO()
+    UciEngine(lambda: session, feed, out).run()
+    for word, option in (("BOOK", "OwnBook"), ("HASH", "HashTable")):
+        said = f"{option} false: the program refused '{word} OFF'" in out.getvalue()
+        assert said != has[word]
+
+
+def test_scores_convert_from_the_programs_units() -> None:
+    assert centipawns(128) == 100 and centipawns(-20) == -16
+    assert mate_moves(28671) == 1 and mate_moves(28669) == 2 and mate_moves(-28670) == -1
+    assert mate_moves(5000) is None
+    assert uci_score(28671) == "mate 1" and uci_score(64) == "cp 50"
+
+
+def test_help_gives_the_command_for_a_gui() -> None:
+    done = subprocess.run([machack_command(), "uci", "--help"], capture_output=True, text=True,
+                          timeout=60)  # fmt: skip
+    assert done.returncode == 0
+    assert f"{machack_command()} uci" in done.stdout or "machack uci" in done.stdout
+
+
+UCI_WORDS = ["uci", "isready", "ucinewgame", "position", "startpos", "fen", "moves", "go",
+             "depth", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "infinite",
+             "nodes", "mate", "ponder", "searchmoves", "stop", "ponderhit", "setoption",
+             "name", "value", "Depth", "Widths", "EmulatedSpeed", "OwnBook", "true", "false",
+             "e2e4", "e7e5", "g1f3", "e7e8q", "a1a1", "0", "1", "2", "-5", "99999", "x",
+             "8/8/8/8/8/8/8/8", "w", "b", "KQkq", "-", "\x07", "\x7f", "\x00"]  # fmt: skip
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(UCI_WORDS), max_size=8), max_size=8))
+def test_fuzz_any_lines_get_answers_never_a_traceback(lines: list[list[str]]) -> None:
+    """Random lines of UCI words: the engine never fails, answers every go with exactly
+    one bestmove, and says nothing but UCI."""
+    text = [" ".join(words) for words in lines]
+    out = run_lines(*text)
+    gos = sum(1 for words in lines if words[:1] == ["go"])
+    assert sum(line.startswith("bestmove ") for line in out) == gos
+    allowed = ("id ", "option ", "uciok", "readyok", "info ", "bestmove ")
+    assert all(line.startswith(allowed) for line in out), out
+
+
+def test_positions_are_typed_as_one_game_and_taken_back_where_they_differ() -> None:
+    """The program holds the whole game (its PG), so repetitions count; a position that
+    leaves the line is reached by taking moves back (U), not by starting again."""
+    session = Session()
+    player = MacHack(session)
+    dance = ["g1f3", "g8f6", "f3g1", "f6g8"] * 2
+    player.set_position(None, dance)
+    assert len(session.command("PG").lines) == 4 + 1  # four full moves and the `_`
+    assert session.send("G1F3").after_ack == ["DRAW BY REPETITION 1/2-1/2"]
+    session.command("U")
+    player.set_position(None, dance[:2] + ["e2e4"])
+    board = chess.Board()
+    for move in dance[:2] + ["e2e4"]:
+        board.push_uci(move)
+    assert session.fen() == board.fen()
+    assert session.command("PG").lines[:2] == ["  1 N-KB3       N-KB3", "  2 P-K4"]
+
+
+def test_best_reports_the_last_search_in_coordinates() -> None:
+    """BEST (cmd.mid): the move, value, nodes and line; the plausible move generator's
+    first choice when BELL came before a root move was through; NO MOVE when mated."""
+    session = Session()
+    session.setup("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    session.command("DEPTH 2")
+    session.command("GO")
+    words = session.command("BEST").lines[0].split()
+    assert words[:4] == ["BEST", "A1A8", "VALUE", "28671"] and words[6:] == ["PV", "A1A8"]
+    assert words[4] == "NODES" and int(words[5]) > 0
+    session.command("NEW")
+    session.command("DEPTH 20")
+    session.type("GO\r")
+    session.run_for(200_000)  # into the search, before the first root move is through
+    session.type("\x07")
+    assert "QUIT" in session.run_until_idle()
+    assert session.command("BEST").lines[0] == "PLAUSIBLE D2D4"
+    session.setup("6k1/5pQp/5PPP/8/8/8/8/R5K1 b - - 0 1")
+    assert session.command("BEST").lines[0] == "NO MOVE"
