@@ -529,8 +529,14 @@ class BlockEngine:
         self.blocks.clear()
         self.stops = None
 
-    def translate(self, mem: Any, bp: Any, pc: int) -> Block:
-        block = self._translate(mem, bp, pc)
+    def translate(self, mem: Any, bp: Any, pc: int, allowed: bool) -> Block | None:
+        """The block at ``pc``: one another machine translated from the same words (it
+        costs nothing), else a new one if ``allowed`` (None: not now, ask again later)."""
+        block = self._shared(mem, bp, pc)
+        if block is None:
+            if not allowed:
+                return None
+            block = self._translate(mem, bp, pc)
         if self.stops is not None:
             self.stops[pc] = block is not SLOW or bp[pc]
         if block is SLOW:
@@ -550,14 +556,19 @@ class BlockEngine:
         tr = translator(self.memsize, self.optab)
         return tr.refused.get((int(mem[pc]), pc), f"{disassemble(int(mem[pc]))}: not translated")
 
+    def _shared(self, mem: Any, bp: Any, pc: int) -> Block | None:
+        """The block some machine translated at ``pc`` from the words now in core."""
+        known = SHARED.get((pc, self.key))
+        if known is None or pc < 16 or pc >= self.memsize or bp[pc]:
+            return None
+        stretches = ((pc, known[3], known[4]), *known[6])
+        if _same(mem, stretches) and not any(any(bp[a:b]) for a, b, _ in stretches):
+            return known
+        return None
+
     def _translate(self, mem: Any, bp: Any, pc: int) -> Block:
         if pc < 16 or pc >= self.memsize or bp[pc]:
             return SLOW
-        known = SHARED.get((pc, self.key))
-        if known is not None:
-            stretches = ((pc, known[3], known[4]), *known[6])
-            if _same(mem, stretches) and not any(any(bp[a:b]) for a, b, _ in stretches):
-                return known
         tr = translator(self.memsize, self.optab)
         known = len(tr.instructions)
         t = Translation(tr).grow(mem, bp, pc)
@@ -604,10 +615,13 @@ class BlockEngine:
             if b is None:
                 # Translate code that runs often, within the time translation may take.
                 heat = self.heat[pc] = self.heat.get(pc, 0) + 1
-                if heat >= self.hot and self.may_translate(max_n - left):
-                    b = blocks[pc] = self.translate(mem, bp, pc)
-                else:
+                found = None
+                if heat >= self.hot:
+                    found = self.translate(mem, bp, pc, self.may_translate(max_n - left))
+                if found is None:
                     b = SLOW
+                else:
+                    b = blocks[pc] = found
             fn, count, bound, end, words, flag_bits, others = b
             if (
                 quiet

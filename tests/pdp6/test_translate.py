@@ -91,6 +91,21 @@ def test_a_loop_runs_as_one_translated_block() -> None:
     assert {START + 1, START + 2} & fast._run.blocks.keys()  # the loop, from either end
 
 
+def test_a_block_another_machine_translated_is_taken_whatever_the_share() -> None:
+    # Blocks serve the whole process: a second machine running the same loop (the next
+    # game, the bench's second search) takes the first one's blocks, which cost it
+    # nothing, even when its own share of translating is spent.
+    program = [ins("MOVEI", 1, 0), ins("ADDI", 1, 3), ins("SOJG", 2, START + 1), HALT]
+    first = load("python", program, acs={2: 10_000})
+    first.run(max_instructions=100_000)
+    second = load("python", program, acs={2: 10_000})
+    second._run.cost = 1 << 40  # nothing new may be translated
+    assert second.run(max_instructions=100_000).reason == "halt"
+    assert second.memory[1] == 30_000
+    assert first._run.blocks.keys() & second._run.blocks.keys()
+    assert second._run.slow_steps <= 2 * translate.HOT * translate.STRETCH
+
+
 def test_the_benchmark_mix_runs_almost_entirely_translated() -> None:
     # Warmed up (translation takes its share of the engine's work meanwhile), the mix
     # leaves little to the interpreter: what passes a clock tick, the halt.
