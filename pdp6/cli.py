@@ -82,7 +82,7 @@ def bench(engine: str, rounds: int | None, search: bool, why: bool) -> None:
     engine left instructions to the interpreter (a construct the translator refused
     names its routine and source line; see docs/machine.md).
     """
-    from .bench import run_mix, run_search, why_lines
+    from .bench import run_mix, why_lines
 
     wanted = engines.ALL_ENGINES if engine == "all" else (engine,)
     if "compiled" in wanted and not jitmod.ENABLED:
@@ -110,12 +110,14 @@ def bench(engine: str, rounds: int | None, search: bool, why: bool) -> None:
         click.echo(note)
     click.echo("(a real PDP-6 ran about 200,000 instructions a second)")
     if search:
-        _bench_search(wanted, why, run_search, why_lines)
+        _bench_search(wanted, why)
 
 
-def _bench_search(wanted: tuple[str, ...], why: bool, run_search: Any, why_lines: Any) -> None:
+def _bench_search(wanted: tuple[str, ...], why: bool) -> None:
     """The search lines of ``pdp6 bench``: the first move in this process, then a second
     on a fresh machine, which finds the first one's translated blocks made."""
+    from .bench import run_search, why_lines
+
     click.echo("")
     click.echo(f"Mac Hack VI, one move at depth 3{'instr/s':>20} {'translated':>11}")
     for name in wanted:
