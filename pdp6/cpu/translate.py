@@ -28,7 +28,8 @@ results, which the tests check.
 
 Translating costs far more than interpreting the code once, so only code that keeps
 coming back is translated, and only while translation stays within its share of the
-engine's work (:meth:`BlockEngine.may_translate`).  What the specializer refuses it
+engine's work (:meth:`BlockEngine.may_translate`); a block another machine translated
+from the same words costs nothing and is always taken.  What the specializer refuses it
 says, with the routine and line (``refused``; ``pdp6 bench --why``; a DEBUG log).
 """
 
@@ -90,7 +91,7 @@ LOG = logging.getLogger(__name__)  # debug: each address the translator refused,
 RH = 0o777777
 PUSHJ, POPJ = isa.BY_NAME["PUSHJ"].code, isa.BY_NAME["POPJ"].code
 MAX_BLOCK = 32  # instructions translated for one block at most (paths may repeat one)
-HOT = 16  # times a stretch of loop.run starts at an address before it is translated
+HOT = 8  # times a stretch of loop.run starts at an address before it is translated
 # Instructions loop.run runs at most for the engine between looks at its blocks: a run
 # through loop.run costs a call, and where stretches start samples how hot code is.
 STRETCH = 256
