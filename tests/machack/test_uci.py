@@ -149,8 +149,31 @@ def test_bad_lines_get_an_info_string_and_the_engine_goes_on() -> None:
     )
 
 
+class StopAfterDepth(Output):
+    """Output that types ``isready`` and ``stop`` (then ends the input) once the first
+    depth is reported, as a GUI's user would; a stop typed with the go may come before
+    any root move is through (then the plausible move answers: tested below)."""
+
+    def __init__(self, feed: queue.Queue[str | None]) -> None:
+        super().__init__()
+        self.feed = feed
+        self.stopped = False
+
+    def write(self, text: str) -> int:
+        if text.startswith("info depth ") and not self.stopped:
+            self.stopped = True
+            for line in ("isready", "stop", None):
+                self.feed.put(line)
+        return super().write(text)
+
+
 def test_stop_during_infinite_gives_the_best_so_far() -> None:
-    out = run_lines("position startpos", "go infinite", "stop", "isready")
+    feed: queue.Queue[str | None] = queue.Queue()
+    for line in ("position startpos", "go infinite"):
+        feed.put(line)
+    output = StopAfterDepth(feed)
+    UciEngine(Session, feed, output).run()
+    out = output.getvalue().splitlines()
     infos = [line for line in out if line.startswith("info depth ")]
     assert "readyok" in out and out[-1].startswith("bestmove ")  # isready seen meanwhile
     assert out[-1].split()[1] == infos[-1].split(" pv ")[1].split()[0]
