@@ -1,15 +1,17 @@
-"""``pdp6 bench``: a fixed program mix timed on each engine.
+"""``pdp6 bench``: a fixed program mix timed on each engine, and Mac Hack's search.
 
 The mix has five kernels, each a loop run many times: integer arithmetic, byte
 instructions, subroutine calls through a stack, indirect addressing, and a bubble
 sort.  The program is built here from the instruction table (the emulator does not
 depend on the assembler) and ends with a halt, so every engine executes exactly the
-same instructions.
+same instructions.  The search is Mac Hack VI itself, assembled and booted only when it
+is timed: a real program, whose branchy code shows what translation costs.
 """
 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import dataclass
 
 from . import isa
@@ -115,6 +117,7 @@ class Result:
     compiled_now: bool  # the first call compiled the loop (False: loaded from the cache)
     translated: float  # share of instructions that ran in translated blocks ('python')
     blocks: int  # blocks translated ('python')
+    why: Counter[str]  # instructions left to the interpreter, by reason ('python', --why)
 
     @property
     def ips(self) -> float:
@@ -125,7 +128,7 @@ class Result:
         return self.emulated_s / self.wall_s
 
 
-def run_mix(engine: str, rounds: int) -> Result:
+def run_mix(engine: str, rounds: int, why: bool = False) -> Result:
     """Time the mix on one engine; the first call is timed apart.
 
     The first call is one round of the mix on a machine of its own: for 'compiled' it
@@ -146,6 +149,8 @@ def run_mix(engine: str, rounds: int) -> Result:
     for a, w in mem.items():
         m.memory[a] = w
     m.pc = start
+    if why and hasattr(m._run, "why"):
+        m._run.why = Counter()
     t0 = time.perf_counter()
     stop = m.run(max_instructions=2_000_000_000)
     wall = time.perf_counter() - t0
@@ -155,7 +160,7 @@ def run_mix(engine: str, rounds: int) -> Result:
     blocks = sum(1 for b in getattr(m._run, "blocks", {}).values() if b[0] is not None)
     translated = 1 - slow / stop.instructions
     return Result(engine, stop.instructions, wall, m.elapsed_us / 1e6, first, compiled_now,
-                  translated, blocks)  # fmt: skip
+                  translated, blocks, getattr(m._run, "why", None) or Counter())  # fmt: skip
 
 
 def _compiled_loop_misses() -> int:
@@ -164,3 +169,49 @@ def _compiled_loop_misses() -> int:
 
     stats = getattr(loop.run, "stats", None)
     return sum(stats.cache_misses.values()) if stats else 0
+
+
+# --- Mac Hack's own search ----------------------------------------------------------------
+SEARCH_FEN = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8"
+SEARCH_DEPTH = 3
+
+
+@dataclass
+class SearchResult:
+    engine: str
+    instructions: int
+    wall_s: float
+    translated: float  # share of instructions that ran in translated blocks ('python')
+    why: Counter[str]  # instructions left to the interpreter, by reason ('python', --why)
+
+    @property
+    def ips(self) -> float:
+        return self.instructions / self.wall_s
+
+
+def run_search(engine: str, why: bool = False) -> SearchResult:
+    """Time one move of Mac Hack VI (depth 3, a Queen's Gambit middlegame) on a fresh
+    machine: a real program's profile, many short blocks with the clock interrupting,
+    unlike the mix's tight loops.  Blocks translated earlier in the process are reused
+    (as in a game, where every move after the first finds most of them made)."""
+    from machack.session import Session  # the chess program ships with the emulator
+
+    session = Session(engine=engine)
+    session.setup(SEARCH_FEN)
+    session.command(f"DEPTH {SEARCH_DEPTH}")
+    session.command("PN")
+    run = session.machine._run
+    if why and hasattr(run, "why"):
+        run.why = Counter()
+    slow0 = getattr(run, "slow_steps", 0)
+    t0 = time.perf_counter()
+    reply = session.command("GO")
+    wall = time.perf_counter() - t0
+    slow = getattr(run, "slow_steps", slow0 + reply.instructions) - slow0
+    return SearchResult(engine, reply.instructions, wall, 1 - slow / reply.instructions,
+                        getattr(run, "why", None) or Counter())  # fmt: skip
+
+
+def why_lines(why: Counter[str], total: int, limit: int = 12) -> list[str]:
+    """The reasons instructions ran on the interpreter, most instructions first."""
+    return [f"  {n / total:6.1%}  {reason}" for reason, n in why.most_common(limit)]

@@ -59,7 +59,16 @@ def main() -> None:
     help="Rounds of the mix (default: 2000 compiled, 200 python, 40 interpreter; "
     "~10,700 instructions a round).",
 )
-def bench(engine: str, rounds: int | None) -> None:
+@click.option(
+    "--search/--no-search",
+    default=True,
+    show_default=True,
+    help="Also time one move of Mac Hack VI's search (depth 3) on each engine.",
+)
+@click.option(
+    "--why", is_flag=True, help="Say why the python engine left instructions to the interpreter."
+)
+def bench(engine: str, rounds: int | None, search: bool, why: bool) -> None:
     """Time a fixed program mix: arithmetic, bytes, stack calls, indirection, a sort.
 
     Prints, for each engine: instructions per wall second, emulated PDP-6 seconds per
@@ -67,8 +76,13 @@ def bench(engine: str, rounds: int | None) -> None:
     numba compile "(compiled)", loading the compiled code from its on-disk cache
     "(cached)", or translating the mix's blocks to Python "(translated)".  To time a
     fresh compile, delete the cache first: rm -r ~/.cache/pdp6-numba
+
+    Then one move of Mac Hack VI's search, a real program: twice on each engine, the
+    second finding the blocks the first translated.  --why lists the reasons the python
+    engine left instructions to the interpreter (a construct the translator refused
+    names its routine and source line; see docs/machine.md).
     """
-    from .bench import run_mix
+    from .bench import run_mix, why_lines
 
     wanted = engines.ALL_ENGINES if engine == "all" else (engine,)
     if "compiled" in wanted and not jitmod.ENABLED:
@@ -80,7 +94,7 @@ def bench(engine: str, rounds: int | None) -> None:
     for name in wanted:
         n = rounds or {"compiled": 2000, "python": 200}.get(name, 40)
         click.echo(f"running {name} engine, {n} rounds ...", err=True)
-        r = run_mix(name, n)
+        r = run_mix(name, n, why)
         how = {"python": " (translated)", "interpreter": ""}.get(
             name, " (compiled)" if r.compiled_now else " (cached)"
         )
@@ -90,9 +104,32 @@ def bench(engine: str, rounds: int | None) -> None:
         if name == "python":
             notes.append(f"python: {r.translated:.1%} of the instructions ran in "
                          f"{r.blocks} translated blocks")  # fmt: skip
+            if why:
+                notes += ["left to the interpreter:", *why_lines(r.why, r.instructions)]
     for note in notes:
         click.echo(note)
     click.echo("(a real PDP-6 ran about 200,000 instructions a second)")
+    if search:
+        _bench_search(wanted, why)
+
+
+def _bench_search(wanted: tuple[str, ...], why: bool) -> None:
+    """The search lines of ``pdp6 bench``: the first move in this process, then a second
+    on a fresh machine, which finds the first one's translated blocks made."""
+    from .bench import run_search, why_lines
+
+    click.echo("")
+    click.echo(f"Mac Hack VI, one move at depth 3{'instr/s':>20} {'translated':>11}")
+    for name in wanted:
+        for label in ("first", "again"):
+            click.echo(f"running {name} engine, Mac Hack's search ({label}) ...", err=True)
+            r = run_search(name, why)
+            share = f"{r.translated:.1%}" if name == "python" else ""
+            click.echo(f"{name + ', ' + label:<34}{r.ips:>14,.0f} {share:>11}")
+            if why and name == "python":
+                click.echo("left to the interpreter:")
+                for line in why_lines(r.why, r.instructions):
+                    click.echo(line)
 
 
 # --- shared by run, console and debug --------------------------------------------------

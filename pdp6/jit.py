@@ -26,10 +26,11 @@ def _cache_dir() -> str:
     loop inlines routines from several modules; an edit to one of them would otherwise
     leave a stale compiled loop in the cache.
     """
+    from .cpu import LOOP_SOURCES
+
     here = Path(__file__).resolve().parent
     digest = hashlib.sha256()
-    plain_only = {"engines.py", "specialize.py", "translate.py"}  # not part of the compiled loop
-    loop = [p for p in here.glob("cpu/*.py") if p.name not in plain_only]
+    loop = [here / "cpu" / f"{name}.py" for name in LOOP_SOURCES]
     sources = [*loop, here / "timing.py", here / "isa.py", here / "jit.py"]
     for path in sorted(sources):
         digest.update(path.name.encode())

@@ -1,1 +1,20 @@
-"""The Type 166 processor: state layout, execute loop, and one module per family."""
+"""The Type 166 processor: state layout, execute loop, and one module per family.
+
+The one list of the modules whose functions make up the execute loop: numba compiles
+them, the interpreter runs them as plain Python, the translator specializes their source
+(``engines``, ``translate``), and their text keys the compiled loop's cache (``pdp6.jit``,
+with the tables the loop reads).
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+ROUTINE_MODULES = ("access", "arith", "fp", "fixed", "compare", "logic", "floatbyte", "io", "loop")
+LOOP_SOURCES = (*ROUTINE_MODULES, "optable", "state")  # all the compiled loop is built from
+
+
+def routine_modules() -> tuple[ModuleType, ...]:
+    """The modules of ``ROUTINE_MODULES``, imported."""
+    return tuple(importlib.import_module(f"{__name__}.{n}") for n in ROUTINE_MODULES)

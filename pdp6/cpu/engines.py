@@ -17,9 +17,9 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import jit as jitmod
-from . import access, arith, compare, fixed, floatbyte, fp, io, logic, loop, translate
+from . import loop, routine_modules, translate
 
-_MODULES = (access, arith, fp, fixed, compare, logic, floatbyte, io, loop)
+_MODULES = routine_modules()
 
 
 def _is_dispatcher(obj: Any) -> bool:
@@ -57,6 +57,14 @@ ALL_ENGINES = (*ENGINES, "interpreter")
 _plain: dict[str, Callable[..., Any]] = {}
 
 
+def plain() -> dict[str, Callable[..., Any]]:
+    """The loop's routines as plain Python by name (``run``, ``pi_latch`` ...): the
+    interpreter, the translator's fallback, and the dry runs of ``pdp6.memrefs``."""
+    if not _plain:
+        _plain.update(_plain_functions())
+    return _plain
+
+
 def make_runner(engine: str) -> Callable[..., int]:
     """A ``run`` function with ``loop.run``'s arguments, for one machine."""
     if engine not in ALL_ENGINES:
@@ -65,8 +73,6 @@ def make_runner(engine: str) -> Callable[..., int]:
         )
     if engine == "compiled":
         return loop.run
-    if not _plain:
-        _plain.update(_plain_functions())
     if engine == "interpreter":
-        return _plain["run"]
-    return translate.BlockEngine(_plain)
+        return plain()["run"]
+    return translate.BlockEngine(plain())

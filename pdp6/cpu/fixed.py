@@ -201,11 +201,13 @@ def exec_blt(mem, st, ac: int, e: int, npc: int, pc: int) -> int:
             # copies exactly one word.
             return npc
         ptr = (ptr + ONE_ONE) & M36
-        # The clock keeps ticking during a long copy; its interrupt, any other, or a
-        # host device falling due stops the copy, to be restarted from AC.
-        due = clock_due(st)
+        # Only an interrupt to be taken stops the copy, to be restarted from AC with E
+        # computed again (aap BLT_T5A tests pi_req).  The 60 Hz clock ticks meanwhile, as
+        # its flag may request one; a host device falling due waits for the end of the
+        # copy, since the program could not tell without an interrupt.
+        clock_due(st)
         pi_latch(st)
-        if due or pi_takeable(st):
+        if pi_takeable(st):
             mem[ac] = ptr
             return pc
 

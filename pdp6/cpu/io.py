@@ -192,7 +192,10 @@ def exec_io(mem, st, io, ioq, ir: int, e: int, npc: int) -> int:
         ptr = read(mem, st, e)
         if st[FAULT]:
             return npc
-        ptr = (ptr + 0o1000001) & M36
+        # One 36-bit add of 1,,1; the count runs out on the carry out of bit 0 (aap
+        # IOT_T0A tests AR CRY0), so 777777,,777777 -> 1,,0 counts out as well as -1,,x.
+        total = ptr + 0o1000001
+        ptr = total & M36
         write(mem, st, e, ptr, True)
         if st[FAULT]:
             return npc
@@ -200,7 +203,7 @@ def exec_io(mem, st, io, ioq, ir: int, e: int, npc: int) -> int:
             write(mem, st, ptr & RH, data_in(st, io, ioq, dev, BLKI), False)
         else:
             data_out(st, ioq, io, dev, BLKO, read(mem, st, ptr & RH))
-        if ptr >> 18 == 0:
+        if total > M36:
             st[IOT_RESULT] = IOT_COUNTOUT
             return npc
         st[IOT_RESULT] = IOT_DATA

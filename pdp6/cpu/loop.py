@@ -67,6 +67,7 @@ from .state import (
     FLAGS,
     INHIBIT,
     IOQ_N,
+    IOT_COND,
     IOT_COUNTOUT,
     IOT_DATA,
     IOT_NONE,
@@ -176,17 +177,20 @@ def execute(mem, st, io, ioq, optab, ir: int, pc: int, npc: int) -> int:
 
 @jit
 def interrupt(mem, st, io, ioq, optab, bit: int) -> None:
-    """Take the interrupt on channel ``bit``: execute 40+2n (and 41+2n) as the rules say.
+    """One instruction of the interrupt cycle for channel ``bit``: 40+2n (and 41+2n).
 
     DATAI/DATAO or a BLKI/BLKO that does not count out: transfer and dismiss.  A BLKI/
     BLKO that counts out: continue with 41+2n.  Any other instruction (normally JSR):
     the channel is held until ``JRST 10,``.  CONO/CONI/CONSZ/CONSO neither hold nor
-    dismiss, so the request stays and is taken again (reference 1.8).
+    dismiss: the cycle goes on (``PI_CYCLE`` stays set) and the next fetch is again made
+    by the interrupt, from 40 + 2 x the channel then requesting, which is 40 itself when
+    that instruction cleared every request (reference 1.8; aap ``PI_HOLD`` is false for
+    them, so ``pi_exit`` does not run, and IT0 fetches from 040 | pi_req).
     """
-    n = 1
-    while bit != 0o100 >> (n - 1):
+    n = 0
+    while bit and bit != 0o100 >> n:
         n += 1
-    addr = 0o40 + 2 * n
+    addr = 0o40 + 2 * (n + 1) if bit else 0o40
     pc = st[PC]
     st[PI_CYCLE] = 1
     while True:
@@ -209,7 +213,8 @@ def interrupt(mem, st, io, ioq, optab, bit: int) -> None:
         if r == IOT_COUNTOUT:
             st[PIR] &= ~bit
         break
-    st[PI_CYCLE] = 0
+    if r != IOT_COND:
+        st[PI_CYCLE] = 0
     st[IOT_RESULT] = IOT_NONE
 
 
@@ -228,10 +233,13 @@ def run(mem, st, io, ioq, optab, bp, max_n: int) -> int:
         if clock_due(st):
             reason = REASON_EVENT
             break
-        if st[PI_ON] or st[PIR]:
-            pi_latch(st)
-            bit = pi_takeable(st)
-            if bit:
+        if st[PI_ON] or st[PIR] or st[PI_CYCLE]:
+            if st[PI_CYCLE]:
+                bit = pi_takeable(st)  # an unfinished interrupt cycle: no PI latch (aap IT0)
+            else:
+                pi_latch(st)
+                bit = pi_takeable(st)
+            if bit or st[PI_CYCLE]:
                 interrupt(mem, st, io, ioq, optab, bit)
                 n += 1
                 if st[REASON] or st[IOQ_N]:

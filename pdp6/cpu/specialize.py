@@ -28,6 +28,7 @@ import inspect
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -37,7 +38,25 @@ WORD = (1 << 36) - 1
 
 
 class Unsupported(Exception):
-    """The specializer cannot follow this code; run it through the general routines."""
+    """The specializer cannot follow this code; run it through the general routines.
+
+    It says what it met and where: the routine and the line of its source, so that a
+    construct the translator cannot follow points at itself (``pdp6 bench --why``).
+    """
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.where = ""
+
+    def locate(self, src: Source, node: ast.stmt) -> None:
+        """Name the innermost statement it came from (outer ones leave it)."""
+        if not self.where:
+            code = src.plain.__code__
+            line = code.co_firstlineno + node.lineno - 1
+            self.where = f"{src.name} ({Path(code.co_filename).name}:{line})"
+
+    def __str__(self) -> str:
+        return f"{self.args[0]}, in {self.where}" if self.where else str(self.args[0])
 
 
 @dataclass
@@ -95,11 +114,12 @@ class Effects:
     reads_state: bool = False  # reads time or a deferred slot, or calls a residual routine
     direct: set[int] = field(default_factory=set)  # slots it stores to at once
     residuals: set[str] = field(default_factory=set)  # residual routines it calls
+    why: list[str] = field(default_factory=list)  # why a routine was called, not inlined
 
     def copy(self) -> Effects:
         return Effects(self.ends_block, self.smc, self.check, self.flag_bits,
                        set(self.const_stores), self.reads_state, set(self.direct),
-                       set(self.residuals))  # fmt: skip
+                       set(self.residuals), list(self.why))  # fmt: skip
 
 
 class State:
@@ -652,9 +672,10 @@ class Specializer:
         mark, effects, spent = len(out), self.effects.copy(), st.spent
         try:
             return self.inline(src, values, st, out)
-        except Unsupported:
+        except Unsupported as exc:
             del out[mark:]
             self.effects, st.spent = effects, spent
+            self.effects.why.append(f"{src.name} called, not inlined: {exc}")
         return self.residual_call(src, values, st, out)
 
     def inline(
@@ -771,33 +792,37 @@ class Specializer:
     ) -> State | None:
         """Specialize a statement list; the state where it falls through, or None."""
         for i, node in enumerate(stmts):
-            if isinstance(node, ast.If):
-                test = self.test(node.test, st, fr, out)
-                rest = stmts[i + 1 :]
-                if is_const(test):
-                    return self.block(
-                        (node.body if test.value else node.orelse) + rest, st, fr, out
-                    )
-                body: list[ast.stmt] = []
-                orelse: list[ast.stmt] = []
-                out.append(ast.If(test=test, body=body, orelse=orelse))
-                other = st.copy()
-                if fr.inline and (
-                    _has(node.body, ast.Return, True) or _has(node.orelse, ast.Return, True)
-                ):
-                    # Returns inside: each branch goes on with the rest of the routine.
-                    a = self.block(node.body + rest, st, fr, body)
-                    b = self.block(node.orelse + rest, other, fr, orelse)
-                    return self.join(a, body, b, orelse)
-                a = self.block(node.body, st, fr, body)
-                b = self.block(node.orelse, other, fr, orelse)
-                joined = self.join(a, body, b, orelse)
-                if joined is None:
+            try:
+                if isinstance(node, ast.If):
+                    test = self.test(node.test, st, fr, out)
+                    rest = stmts[i + 1 :]
+                    if is_const(test):
+                        return self.block(
+                            (node.body if test.value else node.orelse) + rest, st, fr, out
+                        )
+                    body: list[ast.stmt] = []
+                    orelse: list[ast.stmt] = []
+                    out.append(ast.If(test=test, body=body, orelse=orelse))
+                    other = st.copy()
+                    if fr.inline and (
+                        _has(node.body, ast.Return, True) or _has(node.orelse, ast.Return, True)
+                    ):
+                        # Returns inside: each branch goes on with the rest of the routine.
+                        a = self.block(node.body + rest, st, fr, body)
+                        b = self.block(node.orelse + rest, other, fr, orelse)
+                        return self.join(a, body, b, orelse)
+                    a = self.block(node.body, st, fr, body)
+                    b = self.block(node.orelse, other, fr, orelse)
+                    joined = self.join(a, body, b, orelse)
+                    if joined is None:
+                        return None
+                    st = joined
+                    continue
+                if not self.statement(node, st, fr, out):
                     return None
-                st = joined
-                continue
-            if not self.statement(node, st, fr, out):
-                return None
+            except Unsupported as exc:
+                exc.locate(fr.source, node)
+                raise
         return st
 
     def join(

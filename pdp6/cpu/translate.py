@@ -22,20 +22,30 @@ nothing in ``loop.run``; the runner checks that on entry:
   a store into the running block ends it after that instruction);
 * no breakpoint inside (the cache is cleared when breakpoints change).
 
-Anything else runs one instruction through ``loop.run`` itself, the same source as
-plain Python, so both paths give identical results, which the tests check.
+Anything else runs through ``loop.run`` itself, the same source as plain Python, in
+stretches that stop where a translated block starts, so both paths give identical
+results, which the tests check.
+
+Translating costs far more than interpreting the code once, so only code that keeps
+coming back is translated, and only while translation stays within its share of the
+engine's work (:meth:`BlockEngine.may_translate`); a block another machine translated
+from the same words costs nothing and is always taken.  What the specializer refuses it
+says, with the routine and line (``refused``; ``pdp6 bench --why``; a DEBUG log).
 """
 
 from __future__ import annotations
 
 import ast
+import logging
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from .. import isa
+from ..disasm import disassemble
 from ..timing import CORE_READ_NS
-from . import access, arith, compare, fixed, floatbyte, fp, io, logic, loop
+from . import routine_modules
 from .specialize import (
     Effects,
     Facts,
@@ -71,16 +81,27 @@ from .state import (
     PIH,
     PIR,
     REASON,
+    REASON_BREAK,
     REASON_IO,
     REASON_LIMIT,
     TIME,
 )
 
+LOG = logging.getLogger(__name__)  # debug: each address the translator refused, and why
 RH = 0o777777
 PUSHJ, POPJ = isa.BY_NAME["PUSHJ"].code, isa.BY_NAME["POPJ"].code
 MAX_BLOCK = 32  # instructions translated for one block at most (paths may repeat one)
-HOT = 16  # times an address is reached as a block start before it is translated
-SOURCES = load_sources((access, arith, fp, fixed, compare, logic, floatbyte, io, loop))
+HOT = 8  # times a stretch of loop.run starts at an address before it is translated
+# Instructions loop.run runs at most for the engine between looks at its blocks: a run
+# through loop.run costs a call, and where stretches start samples how hot code is.
+STRETCH = 256
+SHARE = 0.25  # most of an engine's work (in instructions' worth of time) translating may take
+# What translating costs, in instructions interpreted in the same time (measured on
+# Mac Hack's search): specializing an instruction word first met, and compiling one
+# instruction of a block.
+SPECIALIZE_COST = 1000
+COMPILE_COST = 40
+SOURCES = load_sources(routine_modules())
 ARRAYS = ("mem", "st", "io", "ioq")
 
 # fn, count, bound, end and words of the first stretch, PC flags set, other stretches
@@ -140,6 +161,7 @@ class Translator:
         self.optab = optab
         self.spec = Specializer(SOURCES, facts(memsize))
         self.instructions: dict[tuple[int, int], Instruction | None] = {}
+        self.refused: dict[tuple[int, int], str] = {}  # why an instruction was not translated
         self.residual_text: dict[str, str] = {}
 
     def specialized(self, ir: int, pc: int) -> Instruction | None:
@@ -156,8 +178,8 @@ class Translator:
         entry: Instruction | None = None
         try:
             nxt = spec.inline(SOURCES["execute"], args, st, code)
-        except Unsupported:
-            pass
+        except Unsupported as exc:
+            self.refused[(ir, pc)] = f"{disassemble(ir)}: {exc}"
         else:
             taken = None
             if isinstance(nxt, ast.Name):
@@ -169,6 +191,7 @@ class Translator:
             entry = Instruction(lines, next_pc, st.time, st.spent, st.slots, spec.effects, taken)
         if len(self.instructions) >= 8 * SHARED_MAX:
             self.instructions.clear()
+            self.refused.clear()
         self.instructions[(ir, pc)] = entry
         return entry
 
@@ -487,22 +510,73 @@ class BlockEngine:
         self.key = (0, 0)  # core size and opcode table: what shared blocks depend on
         self.slow_steps = 0  # instructions run through loop.run (for pdp6 bench)
         self.heat: dict[int, int] = {}
-        self.hot = HOT  # tests set 1 to translate everything at once
+        self.hot = HOT
+        self.share: float | None = SHARE
+        self.executed = 0  # instructions this engine has run
+        self.cost = 0  # what its translations cost, in instructions' worth of time
+        self.refused: dict[int, str] = {}  # why the code at an address was not translated
+        # Where loop.run must stop so that a block can be entered: the breakpoints and
+        # every translated block's start (rebuilt when the breakpoints change).
+        self.stops: bytearray | None = None
+        self.why: Counter[str] | None = None  # set a Counter to count slow steps by reason
+
+    def translate_at_once(self) -> None:
+        """Translate every block the first time it is reached, whatever it costs: for
+        tests, so that everything they run also tests its translation."""
+        self.hot = 1
+        self.share = None
 
     def breakpoints_changed(self) -> None:
         self.blocks.clear()
+        self.stops = None
 
-    def translate(self, mem: Any, bp: Any, pc: int) -> Block:
+    def translate(self, mem: Any, bp: Any, pc: int, allowed: bool) -> Block | None:
+        """The block at ``pc``: one another machine translated from the same words (it
+        costs nothing), else a new one if ``allowed`` (None: not now, ask again later)."""
+        block = self._shared(mem, bp, pc)
+        if block is None:
+            if not allowed:
+                return None
+            block = self._translate(mem, bp, pc)
+        if self.stops is not None:
+            self.stops[pc] = block is not SLOW or bp[pc]
+        if block is SLOW:
+            self.refused[pc] = why = self._refusal(mem, bp, pc)
+            LOG.debug("not translated at %06o: %s", pc, why)
+        else:
+            self.refused.pop(pc, None)
+        return block
+
+    def _refusal(self, mem: Any, bp: Any, pc: int) -> str:
+        if pc < 16:
+            return "code in the accumulators"
+        if pc >= self.memsize:
+            return "outside core"
+        if bp[pc]:
+            return "a breakpoint"
+        tr = translator(self.memsize, self.optab)
+        return tr.refused.get((int(mem[pc]), pc), f"{disassemble(int(mem[pc]))}: not translated")
+
+    def _shared(self, mem: Any, bp: Any, pc: int) -> Block | None:
+        """The block some machine translated at ``pc`` from the words now in core."""
+        known = SHARED.get((pc, self.key))
+        if known is None or pc < 16 or pc >= self.memsize or bp[pc]:
+            return None
+        stretches = ((pc, known[3], known[4]), *known[6])
+        if _same(mem, stretches) and not any(any(bp[a:b]) for a, b, _ in stretches):
+            return known
+        return None
+
+    def _translate(self, mem: Any, bp: Any, pc: int) -> Block:
         if pc < 16 or pc >= self.memsize or bp[pc]:
             return SLOW
-        known = SHARED.get((pc, self.key))
-        if known is not None:
-            stretches = ((pc, known[3], known[4]), *known[6])
-            if _same(mem, stretches) and not any(any(bp[a:b]) for a, b, _ in stretches):
-                return known
-        t = Translation(translator(self.memsize, self.optab)).grow(mem, bp, pc)
+        tr = translator(self.memsize, self.optab)
+        known = len(tr.instructions)
+        t = Translation(tr).grow(mem, bp, pc)
+        self.cost += SPECIALIZE_COST * max(0, len(tr.instructions) - known)
         if t.start < 0:
             return SLOW
+        self.cost += COMPILE_COST * t.size
         fn = t.compile()
         (_, end), *rest = t.stretches()
         others = tuple((a, b, list(mem[a:b])) for a, b in rest)
@@ -516,11 +590,16 @@ class BlockEngine:
         self, mem: Any, st: Any, io: Any, ioq: Any, optab: Any, bp: Any, max_n: int
     ) -> int:
         if st[MEMSIZE] != self.memsize or not self.optab:
-            self.blocks.clear()
+            self.breakpoints_changed()
             self.memsize = st[MEMSIZE]
             self.optab = tuple(int(x) for x in optab)
             self.key = (self.memsize, hash(self.optab))
         st[REASON] = 0
+        if self.stops is None:
+            self.stops = bytearray(bp)
+            for at, block in self.blocks.items():
+                self.stops[at] = block[0] is not None
+        stops = self.stops
         blocks = self.blocks
         step = self.step
         left = max_n  # instructions still to run
@@ -535,11 +614,15 @@ class BlockEngine:
                 quiet, danger = pi_quiet(st)
             b = blocks.get(pc)
             if b is None:
-                # Translate code that runs often; the rest is not worth the time.
+                # Translate code that runs often, within the time translation may take.
                 heat = self.heat[pc] = self.heat.get(pc, 0) + 1
-                b = blocks[pc] = self.translate(mem, bp, pc) if heat >= self.hot else SLOW
-                if heat < self.hot:
-                    del blocks[pc]
+                found = None
+                if heat >= self.hot:
+                    found = self.translate(mem, bp, pc, self.may_translate(max_n - left))
+                if found is None:
+                    b = SLOW
+                else:
+                    b = blocks[pc] = found
             fn, count, bound, end, words, flag_bits, others = b
             if (
                 quiet
@@ -563,24 +646,69 @@ class BlockEngine:
                     break
                 quiet = None
                 continue
-            # Everything else: one instruction (or interrupt) through loop.run.
-            self.slow_steps += 1
+            # Everything else runs through loop.run, a stretch at a time: up to the next
+            # block start (``stops``), a breakpoint, or STRETCH instructions.
+            if bp[pc] and not first:
+                reason = REASON_BREAK
+                break
             st[PC] = pc
-            st[FIRST] = first
+            st[FIRST] = 1
             before = st[COUNT]
-            code = step(mem, st, io, ioq, optab, bp, 1)
-            left -= st[COUNT] - before
+            code = step(mem, st, io, ioq, optab, stops, min(left, STRETCH))
+            ran = st[COUNT] - before
             st[COUNT] = before
-            first = st[FIRST]
+            left -= ran
+            self.slow_steps += ran
+            if self.why is not None:
+                self.why[self.slow_reason(st, pc, b, quiet, left + ran, danger)] += ran
+            first = first and not ran
             pc = st[PC]
+            quiet = None
+            if code == REASON_BREAK and not (bp[pc] and not first):
+                continue  # at a block's start
             if code != REASON_LIMIT:
                 reason = code
                 break
-            quiet = None
         st[PC] = pc
         st[COUNT] += max_n - left
         st[FIRST] = first
+        self.executed += max_n - left
         return reason
+
+    def may_translate(self, done: int) -> bool:
+        """Whether translation so far is within its share of the engine's work
+        (``share``; None: no limit), ``done`` instructions into this run.
+
+        Translating a block costs as much time as interpreting thousands of
+        instructions, which code that runs little never gives back.  The cost is counted
+        in those instructions (``cost``), not in wall time, so that what runs translated
+        does not depend on the host's speed; hot code comes back, and is translated
+        when the share allows."""
+        return self.share is None or self.cost <= self.share * (self.executed + done)
+
+    def slow_reason(self, st: Any, pc: int, b: Block, quiet: bool, left: int,
+                    danger: int) -> str:  # fmt: skip
+        """Why the instruction at ``pc`` runs through loop.run rather than in a block."""
+        fn, count, bound, end, words, flag_bits, others = b
+        if not quiet:
+            if st[FLAGS] & F_USER:
+                return "user mode"
+            if st[INHIBIT] or st[FAULT] or st[PI_CYCLE]:
+                return "a UUO, fault or interrupt cycle in progress"
+            return "an interrupt to take or an event due"
+        if fn is None:
+            if pc in self.refused:
+                return self.refused[pc]
+            if self.heat.get(pc, 0) >= self.hot:
+                return "hot, waiting for translation's share of the engine's work"
+            return "not run often enough yet to translate"
+        if count > left:
+            return "the run's instruction budget ends inside the block"
+        if st[TIME] + bound >= st[EVENT]:
+            return "a clock tick or device event falls due inside the block"
+        if flag_bits & danger:
+            return "may set a PC flag an enabled APR interrupt watches"
+        return "the code changed since it was translated"
 
     def pi_quiet(self, st: Any) -> tuple[bool, int]:
         """Whether blocks may run from this instruction boundary on, and which PC flags they

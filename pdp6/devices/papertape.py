@@ -9,6 +9,9 @@ Reader, ASCII mode: every frame is read, leader included.  Binary mode: six fram
 have hole 8 make one 36-bit word, first frame highest; frames without hole 8 are skipped.
 Setting busy clears the buffer and starts reading; DATAI clears the flag and reads on.
 Punch: one frame per DATAO: the low 8 bits in ASCII mode, (data & 77) | 200 in binary.
+The punch's motor takes a second to come up to speed and stops after five idle seconds;
+while it runs, the reluctance pickup offers a punch cycle every 15.8 ms, and a frame is
+done at the first pickup after it was given (aap ``cycle_ptp``).
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from ..loader import LoaderError, binary_file_words
 
 READER_FRAME_NS = 2_500_000  # 400 frames a second
 PUNCH_FRAME_NS = 15_797_788  # 63.3 frames a second
+PUNCH_MOTOR_START_NS = 1_000_000_000  # aap: the motor is up to speed a second after a go
+PUNCH_MOTOR_IDLE_NS = 5_000_000_000  # ... and stops after five seconds without one
 
 
 class _TapeDevice(Device):
@@ -135,26 +140,46 @@ class PaperTapePunch(_TapeDevice):
 
     code = 0o100
     name = "PTP"
-    snapshot_fields = (*_TapeDevice.snapshot_fields, "punched")
+    snapshot_fields = (*_TapeDevice.snapshot_fields, "punched", "motor_up_at", "motor_off_at")
 
     def __init__(self, fast: bool = False) -> None:
         super().__init__()
         self.punched = bytearray()
         self.frame_ns = 10_000 if fast else PUNCH_FRAME_NS
+        self.motor_start_ns = 0 if fast else PUNCH_MOTOR_START_NS
+        self.motor_up_at = NEVER  # when the running motor came (or comes) up to speed
+        self.motor_off_at = 0  # when it stops, unless given more work first
 
     def coni(self) -> int:
         return self._status()
+
+    def cono(self, value: int) -> None:
+        super().cono(value)
+        if self.busy:
+            self._go()
+        else:
+            self.done_at = NEVER  # no punch cycle to wait for
 
     def datao(self, word: int) -> None:
         self.punched.append((word & 0o77) | 0o200 if self.binary else word & 0o377)
         self.flag = False
         self.busy = True
-        self.done_at = self.now + self.frame_ns
+        self._go()
+
+    def _go(self) -> None:
+        """Busy: start the motor if it is off, and finish at the next pickup."""
+        now = self.now
+        if self.motor_up_at == NEVER or now >= self.motor_off_at:
+            self.motor_up_at = now + self.motor_start_ns
+        self.motor_off_at = max(now, self.motor_up_at) + PUNCH_MOTOR_IDLE_NS
+        cycles = max(0, now - self.motor_up_at) // self.frame_ns + 1
+        self.done_at = self.motor_up_at + cycles * self.frame_ns
 
     def service(self, now: int) -> None:
         self.done_at = NEVER
         self.busy = False
         self.flag = True
+        self.motor_off_at = now + PUNCH_MOTOR_IDLE_NS
 
     def write(self, path: str | Path) -> None:
         Path(path).write_bytes(bytes(self.punched))

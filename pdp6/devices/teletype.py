@@ -24,7 +24,9 @@ when the host has one, the line is idle and the program has taken the previous c
 Waiting for the flag makes the host a considerate typist: a script typed at line speed
 never overruns a program that is busy printing, where a real keyboard would have
 overwritten the unread character.  ``baud=None`` is the fast mode for tests and tools
-(10 us a character).
+(10 us a character); there the next key starts no sooner than ``FAST_HOLD_NS`` after
+the program's DATAI took the last, so a program whose interrupt routine hands each key
+to the main program through a one-word mailbox still finds time to empty it.
 
 The host side is a :class:`TeletypeHost`: something that may have typed characters
 ready and takes printed ones.  :class:`ScriptedHost` feeds text and collects output;
@@ -38,6 +40,8 @@ from collections import deque
 from ..iobus import NEVER, Device
 
 FAST_CHAR_NS = 10_000
+# Fast mode: the next key arrives no sooner than this after the program read the last.
+FAST_HOLD_NS = 1_000_000
 
 
 class TeletypeHost:
@@ -173,6 +177,10 @@ class Teletype(Device):
 
     def on_datai(self) -> None:
         self.input_flag = False
+        if self.baud is None:
+            # An interrupt routine reads a key at once, but the program it hands the key
+            # to (a one-word mailbox, say) needs time to take it before the next arrives.
+            self.line_free_at = max(self.line_free_at, self.now + FAST_HOLD_NS)
 
     def request(self) -> int:
         return self.pia if (self.input_flag or self.output_flag) else 0
@@ -193,7 +201,9 @@ class Teletype(Device):
             if self.host.key_ready():
                 event = min(event, max(self.line_free_at, self.now))
             else:
-                event = min(event, self.now + self.poll_ns)
+                # On a fixed grid of emulated time, not "from now": when the host asks
+                # must not move the machine's events (runs are sliced at will).
+                event = min(event, (self.now // self.poll_ns + 1) * self.poll_ns)
         return event
 
     def service(self, now: int) -> None:

@@ -78,32 +78,43 @@ def test_python_chess_plays_a_whole_game_analyses_and_stops(warm: None) -> None:
 
 
 class Output(io.StringIO):
-    """The engine's output, with the wall time each line was written."""
+    """The engine's output, with the wall time each line was written.  The first line
+    that starts with ``when`` puts ``then`` into ``feed`` (None ends the input), as a
+    GUI's user types on seeing it."""
 
-    def __init__(self) -> None:
+    def __init__(self, feed: queue.Queue[str | None], when: str = "",
+                 then: tuple[str | None, ...] = ()) -> None:  # fmt: skip
         super().__init__()
         self.times: list[float] = []
+        self.feed, self.when, self.then = feed, when, then
 
     def write(self, text: str) -> int:
         self.times.append(time.perf_counter())
+        if self.then and text.startswith(self.when):
+            for line in self.then:
+                self.feed.put(line)
+            self.then = ()
         return super().write(text)
 
 
 NO_BOOK = "setoption name OwnBook value false"  # searches, where the book would answer
 
 
-def run_lines(*lines: str, hold: float = 0.0) -> list[str]:
+def run_lines(*lines: str, hold: float = 0.0, when: str = "",
+              then: tuple[str | None, ...] = ()) -> list[str]:  # fmt: skip
     """The engine's output for these input lines, in-process; the input ends ``hold``
-    seconds later (its end is also a stop)."""
-    return run_timed(*lines, hold=hold).getvalue().splitlines()
+    seconds later (its end is also a stop), or as ``then`` says (see Output)."""
+    return run_timed(*lines, hold=hold, when=when, then=then).getvalue().splitlines()
 
 
-def run_timed(*lines: str, hold: float = 0.0) -> Output:
+def run_timed(*lines: str, hold: float = 0.0, when: str = "",
+              then: tuple[str | None, ...] = ()) -> Output:  # fmt: skip
     feed: queue.Queue[str | None] = queue.Queue()
     for line in lines:
         feed.put(line)
-    threading.Timer(hold, feed.put, (None,)).start()
-    out = Output()
+    if not then:
+        threading.Timer(hold, feed.put, (None,)).start()
+    out = Output(feed, when, then)
     UciEngine(Session, feed, out).run()
     return out
 
@@ -157,7 +168,11 @@ def test_bad_lines_get_an_info_string_and_the_engine_goes_on() -> None:
 
 
 def test_stop_during_infinite_gives_the_best_so_far() -> None:
-    out = run_lines("position startpos", "go infinite", "stop", "isready")  # (no book)
+    # stop is typed once the first depth is reported: typed with the go, it may come
+    # before any root move is through (then the plausible move answers: tested below).
+    # (go infinite analyses without the book.)
+    out = run_lines("position startpos", "go infinite", when="info depth ",
+                    then=("isready", "stop", None))  # fmt: skip
     infos = [line for line in out if line.startswith("info depth ")]
     assert "readyok" in out and out[-1].startswith("bestmove ")  # isready seen meanwhile
     assert out[-1].split()[1] == infos[-1].split(" pv ")[1].split()[0]
@@ -173,7 +188,9 @@ def test_time_up_before_any_root_move_gives_the_plausible_move() -> None:
 
 
 def test_movetime_deepens_and_reports_both_clocks() -> None:
-    out = run_lines(NO_BOOK, "position startpos moves e2e4", "go movetime 400")
+    # The input ends with the answer (its end would stop the search before movetime).
+    out = run_lines(NO_BOOK, "position startpos moves e2e4", "go movetime 400",
+                    when="bestmove ", then=(None,))  # fmt: skip
     infos = [line for line in out if line.startswith("info depth ")]
     assert [int(line.split()[2]) for line in infos] == list(range(1, len(infos) + 1))
     assert any("PDP-6 time" in line and "wall" in line for line in out)
@@ -230,7 +247,8 @@ def test_own_book_plays_book_moves_with_an_info_string_and_analysis_searches() -
     out = run_lines("position startpos moves e2e4 c7c5", "go depth 3")
     assert out == ["info string book move g1f3: from the program's opening book, no search",
                    "bestmove g1f3"]  # fmt: skip
-    out = run_lines("position startpos", "go infinite", "stop")
+    out = run_lines("position startpos", "go infinite", when="info depth ",
+                    then=("stop", None))  # fmt: skip
     assert any(line.startswith("info depth 1 ") for line in out)
     assert not any("book move" in line for line in out) and out[-1].startswith("bestmove ")
 

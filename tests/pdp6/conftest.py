@@ -83,7 +83,13 @@ def halt(at: int) -> int:
 
 
 def new_machine(engine: str, **kwargs: int) -> Machine:
-    return Machine(engine=engine, **kwargs)
+    """A machine on ``engine``; the python engine translates every block the first time
+    it is reached, so that each instruction test also tests the instruction's
+    translation (by default only code that runs often is translated)."""
+    m = Machine(engine=engine, **kwargs)
+    if engine == "python":
+        m._run.translate_at_once()
+    return m
 
 
 def load(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from click.testing import CliRunner
 
 from pdp6 import Machine
@@ -37,7 +38,7 @@ def test_mix_sorts_and_engines_agree() -> None:
 
 
 def test_bench_command_prints_each_engine() -> None:
-    result = CliRunner().invoke(main, ["bench", "--rounds", "3"])
+    result = CliRunner().invoke(main, ["bench", "--rounds", "3", "--no-search"])
     assert result.exit_code == 0, result.output
     for engine in ENGINES:
         line = next(ln for ln in result.output.splitlines() if ln.startswith(engine))
@@ -49,3 +50,12 @@ def test_bench_rejects_bad_rounds() -> None:
     result = CliRunner().invoke(main, ["bench", "--rounds", "0"])
     assert result.exit_code == 2
     assert "rounds" in result.output.lower()
+
+
+@pytest.mark.skipif("compiled" not in ENGINES, reason="the search takes seconds uncompiled")
+def test_bench_times_mac_hacks_search_twice() -> None:
+    result = CliRunner().invoke(main, ["bench", "--engine", "compiled", "--rounds", "1"])
+    assert result.exit_code == 0, result.output
+    lines = [ln.split() for ln in result.output.splitlines() if ln.startswith("compiled, ")]
+    assert [ln[1] for ln in lines] == ["first", "again"]
+    assert all(float(ln[2].replace(",", "")) > 0 for ln in lines)

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from pdp6 import Machine
+
 from .conftest import CRY0, CRY1, OV, PCCH, SIGN, UIOT, USER, halt, ins, io, word
 
 E = 0o200
@@ -431,6 +433,58 @@ class TestBlt:
         assert 0 < copied < n  # AC was written with the pointer at the interruption
         assert m.memory[1] == word(src + copied, dst + copied)
         assert m.pc == 0o103
+
+    def test_interrupted_blt_recomputes_e_from_the_advanced_ac(self, run_program) -> None:
+        # BLT 1,17777(1): E depends on AC.  The clock interrupt stops the copy after k
+        # words with AC = src+k,,dst+k; the restart computes E = 17777 + dst + k, so the
+        # copy ends k words further on, as on the hardware.
+        src, dst, n = 0o10000, 0o40000, 0o20000
+        mem = {src + i: i + 1 for i in range(2 * n)}
+        mem |= {
+            0o42: ins("JSR", 0, 0o600),
+            0o601: ins("MOVEM", 1, 0o700),
+            0o602: io("CONO", "APR", 0o005000),  # clock off, flag cleared, PIA 0
+            0o603: ins("JRST", 0o12, 0o600, i=1),
+        }
+        m = run_program(
+            [io("CONO", "PI", 0o2300), io("CONO", "APR", 0o002001), ins("BLT", 1, n - 1, x=1)],
+            acs={1: word(src, dst)},
+            mem=mem,
+        )
+        k = (m.memory[0o700] & 0o777777) - dst
+        assert 0 < k < n
+        assert m.memory[0o700] == word(src + k, dst + k)
+        last = dst + k + n - 1
+        assert m.memory[last] == last - dst + 1
+        assert m.memory[last + 1] == 0
+
+    def test_host_device_events_do_not_stop_a_blt(self, machine, run_program) -> None:
+        # DEC's BLT test: PI off (CONO PI,1177), BLT 1,1777(1) into the last 2K of 32K.
+        # A teletype is attached, whose keyboard is looked at every 20 ms of emulated time;
+        # ten copies of 5.6 ms each cross that twice.  The copies must run to their end with
+        # AC untouched; a stop would recompute E from the advanced AC and run off the end
+        # of core into NXM.
+        from pdp6.devices.teletype import Teletype
+
+        m = Machine(core_words=0o100000, engine=machine.engine)
+        m.attach(Teletype(baud=None))
+        base = word(0o70000, 0o76000)
+        m = run_program(
+            [
+                io("CONO", "PI", 0o1177),
+                ins("MOVEI", 3, 10),
+                ins("MOVE", 1, 0o200),
+                ins("BLT", 1, 0o1777, x=1),
+                ins("SOJG", 3, 0o102),
+            ],
+            mem={0o200: base, 0o70000: 0o11, 0o71777: 0o22},
+            machine=m,
+            max_instructions=100,
+        )
+        assert m.elapsed_us > 40_000
+        assert not m.apr.nxm
+        assert m.memory[1] == base
+        assert (m.memory[0o76000], m.memory[0o77777]) == (0o11, 0o22)
 
 
 class TestUuo:

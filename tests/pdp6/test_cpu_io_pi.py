@@ -424,6 +424,34 @@ class TestInterrupts:
         assert m.pc == 0o101
         assert dev.received == [7, 8]
 
+    def test_blko_counts_out_on_the_carry_out_of_bit_0(self, machine, run_program) -> None:
+        # aap IOT_T0A: the count-out is AR CRY0 of the 36-bit add of 1,,1.  With the
+        # pointer 777777,,777777 the result is 1,,0: counted out, so 41+2n runs.
+        dev = machine.attach(FlagDevice(DEV, clear_on_data=False))
+        m = run_program(
+            [io("CONO", "PI", 0o2377), io("CONO", DEV, 0o13), ins("MOVEI", 1, 1)],
+            mem={
+                0o46: io("BLKO", DEV, 0o300),
+                0o47: ins("JSR", 0, 0o600),
+                0o300: word(0o777777, 0o777777),
+                0o601: io("CONO", DEV, 0o20),
+                0o602: ins("JRST", 0o12, 0o600, i=1),
+            },
+            machine=machine,
+        )
+        assert m.memory[0o300] == word(1, 0)
+        assert dev.received == [m.memory[0]]  # the word at 0 (the pointer's new RH)
+        assert m.memory[0o600] & 0o777777 == 0o102  # the JSR at 47 ran
+        assert m.pi.held == 0
+
+    def test_blki_outside_interrupts_does_not_skip_on_the_carry(self, machine, exec1) -> None:
+        # The same carry decides the skip outside interrupts: 777777,,777777 -> 1,,0 has
+        # counted out, so BLKI does not skip.
+        machine.attach(FlagDevice(DEV))
+        m = exec1(io("BLKI", DEV, 0o300), mem={0o300: word(0o777777, 0o777777)}, machine=machine)
+        assert m.memory[0o300] == word(1, 0)
+        assert m.pc == 0o101
+
     def test_blki_stores_device_words(self, machine, exec1) -> None:
         dev = machine.attach(FlagDevice(DEV))
         dev.value = 0o4444

@@ -335,7 +335,7 @@ def snapshot(m: Machine, stop: Any) -> dict[str, Any]:
 def run_random(engine: str, acs: list[int], program: list[int], data: list[int]) -> dict:
     m = Machine(engine=engine, core_words=0o10000)
     if engine == "python":
-        m._run.hot = 1  # translate every block at once, so blocks are what gets tested
+        m._run.translate_at_once()  # translate every block at once, so blocks are what gets tested
         m._run.slow_steps = 0
     for a, v in enumerate(acs):
         m.memory[a] = v

@@ -104,6 +104,23 @@ class TestProtection:
         assert not m.user_mode
         assert m.memory[2] == 0
 
+    def test_cono_pi_clearing_the_request_keeps_the_interrupt_cycle(self, run_program) -> None:
+        # DEC's diagnostic: a PUSH overflows in user mode; the APR cell holds CONO PI,10000,
+        # which clears the request being served.  The interrupt cycle is not over (aap:
+        # no PI_HOLD for a CONO, so no pi_exit), and with no request left the next fetch
+        # is from 40, still in the cycle: the JSR there leaves user mode.
+        code, mem = setup_mem(
+            [ins("PUSH", 1, 2), ins("JRST", 0, 0o101)],
+            extra_exec=[io("CONO", "PI", 0o2300), io("CONO", "APR", 1)],
+        )
+        mem |= {0o42: io("CONO", "PI", 0o10000), 0o40: ins("JSR", 0, 0o600), 0o601: halt(0o601)}
+        m = run_program(code, start=EXEC, acs={1: word(0o777777, 0o200)}, mem=mem)
+        assert m.pc == 0o601
+        assert m.memory[0o600] == word(USER | PCCH, 0o101)  # the user PC after the PUSH
+        assert not m.user_mode
+        assert m.memory[1] == word(0, 0o201) and m.apr.pushdown_overflow
+        assert not m.pi.active and m.pi.held == 0
+
 
 class TestUserIot:
     def test_iot_without_user_iot_is_a_uuo(self, run_program) -> None:

@@ -9,6 +9,7 @@ from pdp6 import Machine
 from pdp6.devices import PaperTapePunch, PaperTapeReader, ScriptedHost, Teletype
 from pdp6.devices.papertape import (
     PUNCH_FRAME_NS,
+    PUNCH_MOTOR_START_NS,
     READER_FRAME_NS,
     tape_frames,
     words_to_frames,
@@ -99,8 +100,49 @@ def test_punch_one_frame_per_datao_in_both_modes() -> None:
     m.pc = 0o100
     assert m.run(max_instructions=1_000_000).reason == "halt"
     assert bytes(ptp.punched) == bytes([0o377, 0o234])
-    # 63.3 frames a second: two frames, about 31.6 ms.
-    assert 2 * PUNCH_FRAME_NS <= m.elapsed_ns < 2 * PUNCH_FRAME_NS + 100_000
+    # The motor's second to start, then 63.3 frames a second: two frames, about 31.6 ms.
+    up = PUNCH_MOTOR_START_NS
+    assert up + 2 * PUNCH_FRAME_NS <= m.elapsed_ns < up + 2 * PUNCH_FRAME_NS + 100_000
+
+
+def count_ticks_while_busy(device: str, start: list[int], tape: bytes = b"") -> int:
+    """Run ``start`` (which makes ``device`` busy), then count 60 Hz clock flags until
+    its done flag rises; returns the count."""
+    m = Machine(engine="python")
+    m.attach(PaperTapePunch())
+    m.attach(PaperTapeReader()).attach(tape)
+    wait = 0o100 + len(start)
+    words = [
+        *start,
+        io("CONSZ", device, 0o10), ins("JRST", 0, wait + 7),    # done: halt
+        io("CONSO", "APR", 0o1000), ins("JRST", 0, wait),       # no tick yet
+        ins("AOS", 0, 0o300), io("CONO", "APR", 0o1000),        # count it, clear it
+        ins("JRST", 0, wait),
+        halt(wait + 7),
+    ]  # fmt: skip
+    m.memory.load(0o100, words)
+    m.memory[BUF] = 0o101
+    m.pc = 0o100
+    assert m.run(max_instructions=10_000_000).reason == "halt"
+    return m.memory[0o300]
+
+
+def test_the_punch_motor_takes_a_second_to_start() -> None:
+    # Reference 2.4 (aap): the first frame waits for the motor, about a second: a program
+    # counting clock ticks meanwhile sees about 60 (DEC's diagnostic accepts 49-64).
+    first = [io("CONO", "PTP", 0), io("DATAO", "PTP", BUF)]
+    assert 49 <= count_ticks_while_busy("PTP", first) <= 64
+    # With the motor running, a frame takes at most 15.8 ms: a tick, or none.
+    wait = [io("CONSO", "PTP", 0o10), ins("JRST", 0, 0o102), io("CONO", "APR", 0o1000)]
+    second = [*first, *wait, io("DATAO", "PTP", BUF)]
+    assert count_ticks_while_busy("PTP", second) <= 1
+
+
+def test_the_reader_reads_400_frames_a_second() -> None:
+    # Binary mode skips frames without hole 8: a word behind 100 blank frames comes after
+    # 106 frames of 2.5 ms, 265 ms, in which the 60 Hz clock ticks 15 or 16 times.
+    tape = bytes(100) + bytes([0o201] * 6)
+    assert 15 <= count_ticks_while_busy("PTR", [io("CONO", "PTR", 0o60)], tape) <= 16
 
 
 def test_tape_frames_turns_a_midas_word_file_into_binary_frames(programs: Programs) -> None:

@@ -5,11 +5,13 @@ end to end with the scripted adapter."""
 from __future__ import annotations
 
 import io as iolib
+from pathlib import Path
 
 import pytest
 
+import midas
 from pdp6 import Machine
-from pdp6.cpu.engines import ENGINES
+from pdp6.cpu.engines import ALL_ENGINES, ENGINES
 from pdp6.devices import ScriptedHost, Teletype, TeletypeHost
 from pdp6.loader import load_file, load_into
 from pdp6.runner import Runner
@@ -269,3 +271,27 @@ def test_interrupt_echo_takes_keys_at_interrupt_level(programs: Programs) -> Non
     assert m.pi.active and m.pi.on == 0o100  # channel 1 on
     assert tty.pia == 1
     assert m.pc == load_file(programs.echoint).start + 3  # the main program's JRST .
+
+
+# --- fast mode and a program that takes keys through a one-word mailbox ------------------------
+def mailbox_run(baud: int | None, engine: str) -> tuple[int, int]:
+    """Type three lines of PLAY into tests/pdp6/programs/mailbox.mid; (good, bad) lines."""
+    program = midas.assemble_file(Path(__file__).parent / "programs" / "mailbox.mid")
+    assert not program.errors and program.start is not None
+    m = Machine(engine=engine)
+    for address, word in program.words.items():
+        m.memory[address] = word
+    m.pc = program.start
+    host = ScriptedHost("PLAY\nPLAY\nPLAY\n")
+    m.attach(Teletype(host, baud=baud))
+    m.run(until_us=3e6)
+    assert host.at_end()
+    return m.memory[program.symbols["GOOD"]], m.memory[program.symbols["BAD"]]
+
+
+@pytest.mark.parametrize("engine", ALL_ENGINES)
+def test_fast_mode_gives_a_mailbox_program_time_to_take_each_key(engine: str) -> None:
+    # It works at 110 baud; in fast mode the next key must not arrive before the main
+    # program has emptied the mailbox (it would overwrite the last, and every line be bad).
+    assert mailbox_run(110, engine) == (3, 0)
+    assert mailbox_run(None, engine) == (3, 0)
