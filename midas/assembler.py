@@ -52,6 +52,8 @@ class Assembler(
         # Plain lines parsed once, as statements and as macro calls (midas.fastlines).
         self.plans: dict[str, tuple] = {}
         self.call_plans: dict[str, tuple] = {}
+        # Each text's lines by where they start (midas.fastlines).
+        self.line_indexes: dict[str, dict[int, object]] = {}
         # IRP bodies and passes read from expansions, by their text (midas.loops).
         self.bodies: dict[tuple, tuple[str, int]] = {}
         self.irps: dict[tuple, tuple[list[str], int]] = {}

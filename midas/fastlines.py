@@ -79,11 +79,11 @@ class Postfix:
 # a Literal, or a Postfix.
 
 
-def _field_plan(text: str | None, offset: int, radix: int):  # -> field | False
+def _field_plan(text: str, offset: int, radix: int):  # -> field | False
     """The plan of a field, which starts at ``offset`` in its line; False if a number in
     it is not one the radix allows."""
-    if text is None:
-        return None
+    if text.isalnum():  # one name, or a number without a point
+        return _token(text, offset, radix)
     if text[0] == "[":
         inner = _field_plan(text[1:-1], offset + 1, radix)
         return False if inner is False else Literal(inner, text[1:-1])
@@ -254,13 +254,14 @@ def make_plan(line: str, radix: int) -> tuple:
     m = _INSTRUCTION.match(line)
     if m is not None:
         labels, op, ac, indirect, addr, index, close = m.groups()
-        fields = [
-            None if text is None else _field_plan(text, m.start(group), radix)
-            for group, text in ((2, op), (3, ac), (5, addr), (6, index))
-        ]
-        if not any(f is False for f in fields):
-            return (INSTRUCTION, radix, m.end(), _labels(labels), *fields, bool(indirect),
-                    close is not None)  # fmt: skip
+        at = m.start
+        op = _field_plan(op, at(2), radix)
+        ac = ac if ac is None else _field_plan(ac, at(3), radix)
+        addr = addr if addr is None else _field_plan(addr, at(5), radix)
+        index = index if index is None else _field_plan(index, at(6), radix)
+        if not (op is False or ac is False or addr is False or index is False):
+            return (INSTRUCTION, radix, m.end(), _labels(labels), op, ac, addr, index,
+                    bool(indirect), close is not None)  # fmt: skip
     m = _CONDITIONAL.match(line)
     if m is not None:
         field = _field_plan(m.group(2), m.start(2), radix)
@@ -268,7 +269,12 @@ def make_plan(line: str, radix: int) -> tuple:
             end = m.end()
             skip = _bracket_end(line, end) if line[end] == "[" else -1
             name = m.group(1).upper()
-            return (CONDITIONAL, radix, end, name, field, skip, ARITHMETIC.get(name))
+            test = ARITHMETIC.get(name)
+            if test is None:  # IFEE, IFNE: no conditional
+                return (NONE, radix)
+            if field.__class__ is int:  # decided now: the test's outcome stands for it
+                return (CONDITIONAL, radix, end, name, None, skip, test(to_signed(field)))
+            return (CONDITIONAL, radix, end, name, field, skip, test)
     return (NONE, radix)
 
 
@@ -289,14 +295,20 @@ class FastLinesMixin:
         nothing) if it is not one."""
         done = False
         plans = self.plans
+        indexes = self.line_indexes
         skip = _SKIP.match
+        text = self.text
+        index = indexes.get(text)
+        if index is None:
+            index = indexes[text] = {}
+        pos = self.pos
         while True:
-            text = self.text
-            pos = self.pos
-            eol = text.find("\n", pos)
-            if eol < 0:
-                return done
-            line = text[pos : eol + 1]
+            line = index.get(pos)
+            if line is None:
+                eol = text.find("\n", pos)
+                if eol < 0:
+                    return done
+                line = index[pos] = text[pos : eol + 1]
             plan = plans.get(line)
             if plan is None or plan[1] != self.radix:
                 plan = plans[line] = make_plan(line, self.radix)
@@ -313,8 +325,15 @@ class FastLinesMixin:
             # On to the next statement, as next_statement goes at top level; the general
             # loop takes over where something other than a statement begins.
             while True:
-                text = self.text
-                pos = skip(text, self.pos).end()
+                if self.text is not text:
+                    text = self.text
+                    index = indexes.get(text)
+                    if index is None:
+                        index = indexes[text] = {}
+                end = ~self.pos  # the index keeps where the blanks after a place end
+                pos = index.get(end)
+                if pos is None:
+                    pos = index[end] = skip(text, self.pos).end()
                 c = text[pos]
                 if c not in _SPECIAL:
                     break
@@ -445,26 +464,33 @@ class FastLinesMixin:
                 return False
         if close and not (self.cond_stack and self.cond_stack[-1]):
             return False  # only the end of a successful conditional may follow
-        value_of = self.field_value
+        # A symbol with a value is looked up here; the rest is field_value's work.
+        symbols = self.symbols
         if ac is not None:
-            ac_value = value_of(ac, pos)
-            if ac_value is None:
+            sym = symbols.get(ac[0]) if ac.__class__ is tuple else None
+            ac_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
+            if ac_value is None and (ac_value := self.field_value(ac, pos)) is None:
                 return False
         if addr is not None:
-            addr_value = value_of(addr, pos)
-            if addr_value is None:
+            sym = symbols.get(addr[0]) if addr.__class__ is tuple else None
+            addr_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
+            if addr_value is None and (addr_value := self.field_value(addr, pos)) is None:
                 return False
         if index is not None:
-            index_value = value_of(index, pos)
-            if index_value is None:
+            sym = symbols.get(index[0]) if index.__class__ is tuple else None
+            index_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
+            if index_value is None and (index_value := self.field_value(index, pos)) is None:
                 return False
         for name, label_offset in labels:
             self.define_label(name, _place(pos, label_offset, moved, split), False, 0)
         self.pos = pos + end - moved
         if ac is not None:
-            self.w_io = bool(io)
-            value = (value + self.ac_field(ac_value)) & MASK36
-            self.w_io = False
+            if io:
+                self.w_io = True
+                value = (value + self.ac_field(ac_value)) & MASK36
+                self.w_io = False
+            else:
+                value = (value + ((ac_value & 0o17) << 23)) & MASK36
         if addr is not None:
             value = add_rh(value, addr_value)
         if index is not None:
@@ -490,8 +516,8 @@ class FastLinesMixin:
         sym = self.symbols.get(name)
         if sym is None or sym.kind != PSEUDO or sym.handler[0] != "p_if_arithmetic":
             return False
-        if field.__class__ is int:
-            success = test(to_signed(field))
+        if field is None:
+            success = test
         else:
             value = self.field_value(field, pos)
             if value is None:
