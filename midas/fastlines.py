@@ -24,13 +24,16 @@ from .symbols import F_IO, F_PREDEF, P_INLINE, PSEUDO, SPECIAL, VALUE, Sym
 from .symbols import MACRO as MACRO_SYM
 from .textcodes import numeral
 
-_NAME = r"\.?[A-Za-z$%][A-Za-z0-9$%.]*"
+# Names, numbers and fields are matched possessively: what may follow one is never a
+# character it could give back, and without giving back a line that is not plain is
+# found not to be at once (trying every shorter name made that the slowest case).
+_NAME = r"\.?[A-Za-z$%][A-Za-z0-9$%.]*+"
 HOLE = "\x01"  # in a line planned with a hole where a one-token expansion goes
-_TOKEN = rf"(?:{_NAME}|[0-9]+\.?|\.|{HOLE})"
+_TOKEN = rf"(?:{_NAME}|[0-9]++\.?|\.|{HOLE})"
 # A field of plain tokens and binary operators, each token perhaps negated or
 # complemented: "A", "FOO+2", "-1", ".RPCNT&7+1", "#X&777".
 _TERM = r"([-#]?)(" + _TOKEN + r")([-+*/&#\\_]?)"
-_EXPR = rf"(?:[-#]?{_TOKEN}(?:[-+*/&#\\_][-#]?{_TOKEN})*)"
+_EXPR = rf"(?>[-#]?{_TOKEN}(?:[-+*/&#\\_][-#]?{_TOKEN})*)"
 _INSTRUCTION = re.compile(
     rf"((?:{_NAME}:(?!:)[ \t]*)*)({_EXPR})(?:[ \t]+(?:({_EXPR}),)?(@)?"
     rf"({_EXPR}|\[{_EXPR}\])?(?:\(({_EXPR})\))?)?[ \t]*"
@@ -665,16 +668,17 @@ class FastLinesMixin:
         field of an instruction (``MOVE A,CONC OX,\\5``): the line is planned once,
         with a hole where the call stands, for every token that fills it.  None when
         that is not the case."""
-        plan = self.plan_of(line[:start] + HOLE + line[end:])
-        if plan[0] != INSTRUCTION or plan[2] <= start:
-            return None
-        fields = list(plan[4:8])
-        holes = [k for k, field in enumerate(fields) if field is HOLE_TOKEN]
+        key = (line, start, end)
+        holed = self.hole_plans.get(key)
+        if holed is None or holed[0][1] != self.radix:
+            plan = self.plan_of(line[:start] + HOLE + line[end:])
+            holes = [k for k in range(4, 8) if plan[0] == INSTRUCTION and plan[k] is HOLE_TOKEN]
+            holed = self.hole_plans[key] = (plan, holes[0] if len(holes) == 1 else 0)
+        plan, hole = holed
         token = _token(exp, start, self.radix)
-        if len(holes) != 1 or token is False:
+        if not hole or plan[2] <= start or token is False:
             return None
-        fields[holes[0]] = token
-        filled = (*plan[:4], *fields, *plan[8:])
+        filled = (*plan[:hole], token, *plan[hole + 1 :])
         if self.pass_no == 2 and not self.all_defined(filled):
             return False
         return self.planned_instruction(filled, pos, start + 1 - end, start + 1)
@@ -696,7 +700,15 @@ class FastLinesMixin:
 
     def all_defined(self, plan: tuple) -> bool:
         """Whether every symbol of a planned instruction has a value now."""
-        return not any(self.has_undefined(field) for field in plan[4:8])
+        symbols = self.symbols
+        for field in plan[4:8]:
+            if field.__class__ is tuple:  # (the usual field, looked up here)
+                sym = symbols.get(field[0])
+                if sym is None or (sym.kind == VALUE and not sym.defpass):
+                    return False
+            elif self.has_undefined(field):
+                return False
+        return True
 
     def field_numeral(self, field, pos: int) -> str | None:
         """A planned ``\\`` field's value as a numeral in the current radix."""
