@@ -53,7 +53,9 @@ _BLANKS = re.compile(r"[ \t]*")
 _SKIP = re.compile(r"[ \t\n?]*")  # what separates statements (as midas.statements)
 _SPECIAL = frozenset(";]})>\x00")  # after the blanks: not the start of a statement
 
-NONE, INSTRUCTION, CONDITIONAL = range(3)
+# Kinds of plan: FAILING is a conditional on a number that fails, with a [...] to skip.
+NONE, INSTRUCTION, CONDITIONAL, FAILING = range(4)
+ARITHMETIC_IF = "p_if_arithmetic"  # the method of IFE ... IFLE, by which they are known
 DOT = object()  # the token "."
 HOLE_TOKEN = object()  # the token HOLE
 
@@ -276,7 +278,10 @@ def make_plan(line: str, radix: int) -> tuple:
             if test is None:  # IFEE, IFNE: no conditional
                 return (NONE, radix)
             if field.__class__ is int:  # decided now: the test's outcome stands for it
-                return (CONDITIONAL, radix, end, name, None, skip, test(to_signed(field)))
+                success = test(to_signed(field))
+                if not success and skip >= 0:
+                    return (FAILING, radix, skip, name)
+                return (CONDITIONAL, radix, end, name, None, skip, success)
             return (CONDITIONAL, radix, end, name, field, skip, test)
     return (NONE, radix)
 
@@ -297,29 +302,30 @@ class FastLinesMixin:
         general reader would, and the plain statements after it; False (having done
         nothing) if it is not one."""
         done = False
-        plans = self.plans
         indexes = self.line_indexes
-        skip = _SKIP.match
         text = self.text
         index = indexes.get(text)
         if index is None:
             index = indexes[text] = {}
-        pos = self.pos
+        step = index.get(self.pos) or self.new_step(index, text, self.pos)
+        if step is None:
+            return False
         while True:
-            line = index.get(pos)
-            if line is None:
-                eol = text.find("\n", pos)
-                if eol < 0:
-                    return done
-                line = index[pos] = text[pos : eol + 1]
-            plan = plans.get(line)
-            if plan is None or plan[1] != self.radix:
-                plan = plans[line] = make_plan(line, self.radix)
+            pos, line, plan = step
+            if plan[1] != self.radix:
+                plan = step[2] = self.plan_of(line)
             kind = plan[0]
-            if not (
-                (kind == CONDITIONAL and self.planned_conditional(plan, pos))
-                or (kind == INSTRUCTION and self.planned_instruction(plan, pos))
-            ):
+            if kind == FAILING:  # the commonest statement of conditional code, done here
+                sym = self.symbols.get(plan[3])
+                ok = sym is not None and sym.kind == PSEUDO and sym.handler[0] == ARITHMETIC_IF
+                if ok:
+                    self.success = 0
+                    self.pos = pos + plan[2]
+            elif kind == CONDITIONAL:
+                ok = self.planned_conditional(plan, pos)
+            else:
+                ok = kind == INSTRUCTION and self.planned_instruction(plan, pos)
+            if not ok:
                 if not self.any_call(line, pos):
                     return done
                 if self.top.sizes:
@@ -333,14 +339,14 @@ class FastLinesMixin:
                     index = indexes.get(text)
                     if index is None:
                         index = indexes[text] = {}
-                end = ~self.pos  # the index keeps where the blanks after a place end
-                pos = index.get(end)
-                if pos is None:
-                    pos = index[end] = skip(text, self.pos).end()
-                c = text[pos]
-                if c not in _SPECIAL:
+                end = ~self.pos
+                step = index.get(end)
+                if step is None:
+                    step = index[end] = self.next_step(index, text, self.pos)
+                if step.__class__ is list:
                     break
-                self.pos = pos
+                pos = self.pos = step
+                c = text[pos]
                 if c == ";":  # a comment, to the end of the line
                     eol = text.find("\n", pos)
                     if eol < 0:
@@ -352,10 +358,30 @@ class FastLinesMixin:
                     self.pos = pos + 1
                 elif c != EOF_CH or not self.pop_frame():
                     return True
-            self.pos = pos
+            pos = self.pos = step[0]
             self.undef = False
             frame = self.frames[-1]
             self.stmt_site = (frame.source, pos) if frame.kind == FILE else frame.site
+
+    def new_step(self, index: dict, text: str, pos: int) -> list | None:
+        """The statement at ``pos`` of ``text`` for :meth:`simple_statement`: ``[pos, line,
+        plan]``, the line running to its line end, kept in the text's index; None if no
+        line end follows."""
+        eol = text.find("\n", pos)
+        if eol < 0:
+            return None
+        line = text[pos : eol + 1]
+        step = index[pos] = [pos, line, self.plan_of(line)]
+        return step
+
+    def next_step(self, index: dict, text: str, end: int) -> list | int:
+        """What follows a statement ending at ``end``, past blank lines and ``?``: the next
+        statement (see :meth:`new_step`), or where the blanks end when something else
+        is there (a comment, a closing bracket, the end of the text)."""
+        pos = _SKIP.match(text, end).end()
+        if text[pos] in _SPECIAL:
+            return pos
+        return index.get(pos) or self.new_step(index, text, pos) or pos
 
     def any_call(self, line: str, pos: int) -> bool:
         """The line as one of the plain macro calls it may be."""
@@ -517,7 +543,7 @@ class FastLinesMixin:
         """``IFE A-B,`` (IFN, IFG ...) on plain symbols and numbers."""
         _, _, end, name, field, skip, test = plan
         sym = self.symbols.get(name)
-        if sym is None or sym.kind != PSEUDO or sym.handler[0] != "p_if_arithmetic":
+        if sym is None or sym.kind != PSEUDO or sym.handler[0] != ARITHMETIC_IF:
             return False
         if field is None:
             success = test
