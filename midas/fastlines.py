@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from .conditionals import ARITHMETIC
-from .expressions import INDIRECT, MASK36, PREC, add_rh, apply_operator, swap, to_signed
+from .expressions import INDIRECT, LH, MASK18, MASK36, PREC, apply_operator, swap, to_signed
 from .macros import END_EOL, END_OTHER, MORE, NULLSPECIFIED, SPECIFIED, UNSPECIFIED
 from .source import EOF_CH, FILE, MACRO, Frame
 from .symbols import F_IO, F_PREDEF, P_INLINE, PSEUDO, SPECIAL, VALUE, Sym
@@ -299,9 +299,10 @@ class FastLinesMixin:
 
     def simple_statement(self) -> bool:
         """Assemble the statement here in one step if it is a plain line, exactly as the
-        general reader would, and the plain statements after it; False (having done
-        nothing) if it is not one."""
-        done = False
+        general reader would, and the plain statements after it.  False when one is not
+        plain: the statements before it are done, and the general reader takes over at
+        its start, as after a statement of its own; True when something other than a
+        statement follows, for the general reader's statement loop."""
         indexes = self.line_indexes
         text = self.text
         index = indexes.get(text)
@@ -327,10 +328,9 @@ class FastLinesMixin:
                 ok = kind == INSTRUCTION and self.planned_instruction(plan, pos)
             if not ok:
                 if not self.any_call(line, pos):
-                    return done
+                    return False
                 if self.top.sizes:
                     return True  # .BYTE: the words are bytes, which plans do not pack
-            done = True
             # On to the next statement, as next_statement goes at top level; the general
             # loop takes over where something other than a statement begins.
             while True:
@@ -520,8 +520,8 @@ class FastLinesMixin:
                 self.w_io = False
             else:
                 value = (value + ((ac_value & 0o17) << 23)) & MASK36
-        if addr is not None:
-            value = add_rh(value, addr_value)
+        if addr is not None:  # added into the right half (add_rh)
+            value = (value & LH) | ((value + addr_value) & MASK18)
         if index is not None:
             value = (value + swap(index_value)) & MASK36
         if indirect:
