@@ -317,11 +317,24 @@ class FastLinesMixin:
                 plan = step[2] = self.plan_of(line)
             kind = plan[0]
             if kind == FAILING:  # the commonest statement of conditional code, done here
-                sym = self.symbols.get(plan[3])
+                name = plan[3]
+                sym = self.symbols.get(name)
                 ok = sym is not None and sym.kind == PSEUDO and sym.handler[0] == ARITHMETIC_IF
                 if ok:
                     self.success = 0
-                    self.pos = pos + plan[2]
+                    # The failing conditionals of the same name that follow go too.
+                    end = pos + plan[2]
+                    while True:
+                        after = index.get(~end)
+                        if after is None:
+                            after = index[~end] = self.next_step(index, text, end)
+                        if after.__class__ is not list:
+                            break
+                        plan = after[2]
+                        if plan[0] != FAILING or plan[3] != name or plan[1] != self.radix:
+                            break
+                        end = after[0] + plan[2]
+                    self.pos = end
             elif kind == CONDITIONAL:
                 ok = self.planned_conditional(plan, pos)
             else:
