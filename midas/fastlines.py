@@ -88,6 +88,8 @@ def _field_plan(text: str, offset: int, radix: int):  # -> field | False
     """The plan of a field, which starts at ``offset`` in its line; False if a number in
     it is not one the radix allows."""
     if text.isalnum():  # one name, or a number without a point
+        if text[0] > "9":  # a letter: a name, as _token makes it
+            return (text[:6].upper(), offset)
         return _token(text, offset, radix)
     if text[0] == "[":
         inner = _field_plan(text[1:-1], offset + 1, radix)
@@ -172,8 +174,8 @@ def _field(line: str, start: int, radix: int) -> tuple | None:
 def _call_scans(line: str, start: int, radix: int) -> tuple | None:
     """A macro call's arguments after the name that ends at ``start``, read the normal
     way: the scans ``(argument, how, end)`` that :meth:`MacroMixin.call_arguments`
-    would make, an argument being its text, a ``\\`` field's plan, or None; None if
-    the line needs the general reader."""
+    would make, an argument being its text, a ``\\`` field's plan (its numeral when it
+    is a number), or None; None if the line needs the general reader."""
     c = line[start]
     if c == "\n" or c == ";":
         return ()
@@ -204,6 +206,8 @@ def _call_scans(line: str, start: int, radix: int) -> tuple | None:
             if field is None:
                 return None
             tokens, j = field
+            if tokens.__class__ is int:  # a number: its numeral, as the call would make it
+                tokens = numeral(tokens, radix)
             if line[j] in "\n;]>)}":
                 scans.append((tokens, END_OTHER, j))
                 return tuple(scans)
@@ -397,9 +401,12 @@ class FastLinesMixin:
         return index.get(pos) or self.new_step(index, text, pos) or pos
 
     def any_call(self, line: str, pos: int) -> bool:
-        """The line as one of the plain macro calls it may be."""
+        """The line as one of the plain macro calls it may be (not a name with a value:
+        an instruction's, before an operand that is a call)."""
+        symbols = self.symbols
         for call in self.calls_of(line)[1:]:
-            if self.planned_call(call, line, pos):
+            sym = symbols.get(call[1])
+            if sym is not None and sym.kind != VALUE and self.planned_call(call, line, pos):
                 return True
         return False
 
