@@ -49,6 +49,7 @@ _FIELD = re.compile(rf"[ \t]*({_EXPR})(?=[ \t,;\n\]>)}}])")
 _TERMS = re.compile(_TERM)
 _ONE_TOKEN = re.compile(_TOKEN)
 _PLAIN_ARG = re.compile(r"[^,;\n]*")
+_LEAD = re.compile(rf"[ \t]*({_NAME})?")  # a body's first line: blanks and a name
 _BLANKS = re.compile(r"[ \t]*")
 _SKIP = re.compile(r"[ \t\n?]*")  # what separates statements (as midas.statements)
 _SPECIAL = frozenset(";]})>\x00")  # after the blanks: not the start of a statement
@@ -609,8 +610,11 @@ class FastLinesMixin:
             return False
         macro = sym.macro
         if moved:
-            if not macro.simple_call or any(arg[0].__class__ not in (str, type(None))
-                                            for arg in scans):  # fmt: skip
+            if (
+                not macro.simple_call
+                or any(arg[0].__class__ not in (str, type(None)) for arg in scans)
+                or not self.starts_anew(macro.body)
+            ):
                 return False
         elif not (macro.one_line or (macro.simple_call and not operand)):
             return False
@@ -648,6 +652,17 @@ class FastLinesMixin:
         self.pos = _place(pos, end, moved, split)
         self.push_frame(Frame(MACRO, macro.body.format(*args), site, name))
         return True
+
+    def starts_anew(self, body: str) -> bool:
+        """Whether a call moved by an expansion (its statement began at the expansion)
+        ends that statement before its body's first word, as the loop takes it to: the
+        body's first line is blank, or starts with an inline pseudo-op (which ends the
+        statement it heads).  Else that word is the earlier statement's, as to its line."""
+        m = _LEAD.match(body)
+        if m.group(1) is None or body[m.end()] == "{":  # (a dummy glued to the name)
+            return body[m.end()] == "\n"
+        sym = self.symbols.get(m.group(1)[:6].upper())
+        return sym is not None and sym.kind == PSEUDO and sym.handler[1] == P_INLINE
 
     def planned_pseudo(
         self, sym: Sym, labels: tuple, name: str, pos: int, start: int, end: int,

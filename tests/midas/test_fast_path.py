@@ -180,6 +180,12 @@ def test_generated_expansions_agree(body: list[str]) -> None:
         MACROS + "MOVE A,CONC UND,\\1\nCONC UND,2\nEND\n",
         # a label the expansion defines twice
         MACROS + "CONC X,1:\n0\nCONC X,1:\n1\nEND\n",
+        # a call after a label made by an expansion: the body's first word belongs to the
+        # statement begun at the expansion (its line), unless an inline pseudo-op ends it
+        MACROS + "CONC A1,:\nTWO A,-8+.\nCONC A2,:\nTWO A,B\nEND\n",
+        "DEFINE CONC X,Y\nX!Y!TERMIN\nDEFINE IR X\nIRP Y,,[X]\n\tY\nTERMIN\nTERMIN\n"
+        "DEFINE IRQ X\nIRP!X Y,,[1]\n\tY\nTERMIN\nTERMIN\nIRPA=5\n"
+        "CONC A1,:\nIR [1,2]\nCONC A2,:\nIRQ A\nEND\n",
         # literals: undefined on pass 1, shared, forbidden by .LITSW
         "MOVE 1,[LATER]\nMOVE 2,[LATER]\nLATER: 0\n.LITSW=1\nMOVE 3,[5]\nEND\n",
         # byte mode after plain lines; I/O instructions with expressions
