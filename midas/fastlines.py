@@ -539,7 +539,7 @@ class FastLinesMixin:
                 self.w_io = True
                 value = (value + self.ac_field(ac_value)) & MASK36
                 self.w_io = False
-            else:
+            else:  # the AC field, as ac_field places it
                 value = (value + ((ac_value & 0o17) << 23)) & MASK36
         if addr is not None:  # added into the right half (add_rh)
             value = (value & LH) | ((value + addr_value) & MASK18)
