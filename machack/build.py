@@ -2,8 +2,9 @@
 
 The program is the MIDAS source; Python only turns it into a core image.  Assembling
 takes a few seconds, so the result is kept twice: in this process (a dict), and on disk
-under the user's cache directory, keyed by a hash of every ``.mid`` file in ``src/``.
-Any change to a source file gives a new key, so a stale image is never used.
+under the user's cache directory, keyed by a hash of every ``.mid`` file in ``src/`` and
+of the assembler's own source (the ``midas`` package and the ``pdp6`` modules it is built
+on).  Any change to either gives a new key, so a stale image is never used.
 """
 
 from __future__ import annotations
@@ -15,10 +16,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import midas
+import pdp6
 
 SRC_DIR = Path(__file__).resolve().parent / "src"
 MAIN = "machack.mid"
 FORMAT = 1  # bump when the cache layout changes
+MIDAS_DIR = Path(midas.__file__).resolve().parent
+PDP6_DIR = Path(pdp6.__file__).resolve().parent
+# The pdp6 modules that importing midas loads (the opcode table, the loader's formats);
+# a test checks the list against a fresh import.
+PDP6_MODULES = ("__init__", "checksum", "hostfiles", "isa", "jit", "loader", "word", "wordfile")
 
 
 class BuildError(RuntimeError):
@@ -45,11 +52,19 @@ class Image:
 _MEMO: dict[str, Image] = {}
 
 
-def source_hash(src_dir: Path = SRC_DIR) -> str:
-    """A hash of every MIDAS file of the program (names and contents)."""
+def assembler_files() -> list[Path]:
+    """The assembler's source files: what the image depends on besides the program."""
+    files = sorted(MIDAS_DIR.rglob("*.py"))
+    return files + [PDP6_DIR / f"{name}.py" for name in PDP6_MODULES]
+
+
+def source_hash(src_dir: Path = SRC_DIR, assembler: list[Path] | None = None) -> str:
+    """A hash of every MIDAS file of the program and of the assembler's source files
+    (``assembler``, by default :func:`assembler_files`): names and contents."""
     h = hashlib.sha256(f"format {FORMAT}".encode())
-    for path in sorted(src_dir.glob("*.mid")):
-        h.update(path.name.encode())
+    sources = sorted(src_dir.glob("*.mid"))
+    for path in sources + (assembler_files() if assembler is None else assembler):
+        h.update(f"{path.parent.name}/{path.name}".encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:24]
 

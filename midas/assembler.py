@@ -52,6 +52,11 @@ class Assembler(
         # Plain lines parsed once, as statements and as macro calls (midas.fastlines).
         self.plans: dict[str, tuple] = {}
         self.call_plans: dict[str, tuple] = {}
+        # Lines with a one-token expansion in a field, planned with a hole there.
+        self.hole_plans: dict[tuple[str, int, int], tuple[tuple, int]] = {}
+        # Each text's statements by where they start, and (at ~end) what follows one
+        # ending at ``end`` (midas.fastlines).
+        self.line_indexes: dict[str, dict[int, list | int]] = {}
         # IRP bodies and passes read from expansions, by their text (midas.loops).
         self.bodies: dict[tuple, tuple[str, int]] = {}
         self.irps: dict[tuple, tuple[list[str], int]] = {}

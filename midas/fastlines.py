@@ -17,20 +17,23 @@ from __future__ import annotations
 import re
 
 from .conditionals import ARITHMETIC
-from .expressions import INDIRECT, MASK36, PREC, add_rh, apply_operator, swap, to_signed
+from .expressions import INDIRECT, LH, MASK18, MASK36, PREC, apply_operator, swap, to_signed
 from .macros import END_EOL, END_OTHER, MORE, NULLSPECIFIED, SPECIFIED, UNSPECIFIED
 from .source import EOF_CH, FILE, MACRO, Frame
 from .symbols import F_IO, F_PREDEF, P_INLINE, PSEUDO, SPECIAL, VALUE, Sym
 from .symbols import MACRO as MACRO_SYM
 from .textcodes import numeral
 
-_NAME = r"\.?[A-Za-z$%][A-Za-z0-9$%.]*"
+# Names, numbers and fields are matched possessively: what may follow one is never a
+# character it could give back, and without giving back a line that is not plain is
+# found not to be at once (trying every shorter name made that the slowest case).
+_NAME = r"\.?[A-Za-z$%][A-Za-z0-9$%.]*+"
 HOLE = "\x01"  # in a line planned with a hole where a one-token expansion goes
-_TOKEN = rf"(?:{_NAME}|[0-9]+\.?|\.|{HOLE})"
+_TOKEN = rf"(?:{_NAME}|[0-9]++\.?|\.|{HOLE})"
 # A field of plain tokens and binary operators, each token perhaps negated or
 # complemented: "A", "FOO+2", "-1", ".RPCNT&7+1", "#X&777".
 _TERM = r"([-#]?)(" + _TOKEN + r")([-+*/&#\\_]?)"
-_EXPR = rf"(?:[-#]?{_TOKEN}(?:[-+*/&#\\_][-#]?{_TOKEN})*)"
+_EXPR = rf"(?>[-#]?{_TOKEN}(?:[-+*/&#\\_][-#]?{_TOKEN})*)"
 _INSTRUCTION = re.compile(
     rf"((?:{_NAME}:(?!:)[ \t]*)*)({_EXPR})(?:[ \t]+(?:({_EXPR}),)?(@)?"
     rf"({_EXPR}|\[{_EXPR}\])?(?:\(({_EXPR})\))?)?[ \t]*"
@@ -46,11 +49,14 @@ _FIELD = re.compile(rf"[ \t]*({_EXPR})(?=[ \t,;\n\]>)}}])")
 _TERMS = re.compile(_TERM)
 _ONE_TOKEN = re.compile(_TOKEN)
 _PLAIN_ARG = re.compile(r"[^,;\n]*")
+_LEAD = re.compile(rf"[ \t]*({_NAME})?")  # a body's first line: blanks and a name
 _BLANKS = re.compile(r"[ \t]*")
 _SKIP = re.compile(r"[ \t\n?]*")  # what separates statements (as midas.statements)
 _SPECIAL = frozenset(";]})>\x00")  # after the blanks: not the start of a statement
 
-NONE, INSTRUCTION, CONDITIONAL = range(3)
+# Kinds of plan: FAILING is a conditional on a number that fails, with a [...] to skip.
+NONE, INSTRUCTION, CONDITIONAL, FAILING = range(4)
+ARITHMETIC_IF = "p_if_arithmetic"  # the method of IFE ... IFLE, by which they are known
 DOT = object()  # the token "."
 HOLE_TOKEN = object()  # the token HOLE
 
@@ -79,11 +85,13 @@ class Postfix:
 # a Literal, or a Postfix.
 
 
-def _field_plan(text: str | None, offset: int, radix: int):  # -> field | False
+def _field_plan(text: str, offset: int, radix: int):  # -> field | False
     """The plan of a field, which starts at ``offset`` in its line; False if a number in
     it is not one the radix allows."""
-    if text is None:
-        return None
+    if text.isalnum():  # one name, or a number without a point
+        if text[0] > "9":  # a letter: a name, as _token makes it
+            return (text[:6].upper(), offset)
+        return _token(text, offset, radix)
     if text[0] == "[":
         inner = _field_plan(text[1:-1], offset + 1, radix)
         return False if inner is False else Literal(inner, text[1:-1])
@@ -167,8 +175,8 @@ def _field(line: str, start: int, radix: int) -> tuple | None:
 def _call_scans(line: str, start: int, radix: int) -> tuple | None:
     """A macro call's arguments after the name that ends at ``start``, read the normal
     way: the scans ``(argument, how, end)`` that :meth:`MacroMixin.call_arguments`
-    would make, an argument being its text, a ``\\`` field's plan, or None; None if
-    the line needs the general reader."""
+    would make, an argument being its text, a ``\\`` field's plan (its numeral when it
+    is a number), or None; None if the line needs the general reader."""
     c = line[start]
     if c == "\n" or c == ";":
         return ()
@@ -199,6 +207,8 @@ def _call_scans(line: str, start: int, radix: int) -> tuple | None:
             if field is None:
                 return None
             tokens, j = field
+            if tokens.__class__ is int:  # a number: its numeral, as the call would make it
+                tokens = numeral(tokens, radix)
             if line[j] in "\n;]>)}":
                 scans.append((tokens, END_OTHER, j))
                 return tuple(scans)
@@ -254,13 +264,14 @@ def make_plan(line: str, radix: int) -> tuple:
     m = _INSTRUCTION.match(line)
     if m is not None:
         labels, op, ac, indirect, addr, index, close = m.groups()
-        fields = [
-            None if text is None else _field_plan(text, m.start(group), radix)
-            for group, text in ((2, op), (3, ac), (5, addr), (6, index))
-        ]
-        if not any(f is False for f in fields):
-            return (INSTRUCTION, radix, m.end(), _labels(labels), *fields, bool(indirect),
-                    close is not None)  # fmt: skip
+        at = m.start
+        op = _field_plan(op, at(2), radix)
+        ac = ac if ac is None else _field_plan(ac, at(3), radix)
+        addr = addr if addr is None else _field_plan(addr, at(5), radix)
+        index = index if index is None else _field_plan(index, at(6), radix)
+        if not (op is False or ac is False or addr is False or index is False):
+            return (INSTRUCTION, radix, m.end(), _labels(labels), op, ac, addr, index,
+                    bool(indirect), close is not None)  # fmt: skip
     m = _CONDITIONAL.match(line)
     if m is not None:
         field = _field_plan(m.group(2), m.start(2), radix)
@@ -268,7 +279,15 @@ def make_plan(line: str, radix: int) -> tuple:
             end = m.end()
             skip = _bracket_end(line, end) if line[end] == "[" else -1
             name = m.group(1).upper()
-            return (CONDITIONAL, radix, end, name, field, skip, ARITHMETIC.get(name))
+            test = ARITHMETIC.get(name)
+            if test is None:  # IFEE, IFNE: no conditional
+                return (NONE, radix)
+            if field.__class__ is int:  # decided now: the test's outcome stands for it
+                success = test(to_signed(field))
+                if not success and skip >= 0:
+                    return (FAILING, radix, skip, name)
+                return (CONDITIONAL, radix, end, name, None, skip, success)
+            return (CONDITIONAL, radix, end, name, field, skip, test)
     return (NONE, radix)
 
 
@@ -285,40 +304,67 @@ class FastLinesMixin:
 
     def simple_statement(self) -> bool:
         """Assemble the statement here in one step if it is a plain line, exactly as the
-        general reader would, and the plain statements after it; False (having done
-        nothing) if it is not one."""
-        done = False
-        plans = self.plans
-        skip = _SKIP.match
+        general reader would, and the plain statements after it.  False when one is not
+        plain: the statements before it are done, and the general reader takes over at
+        its start, as after a statement of its own; True when something other than a
+        statement follows, for the general reader's statement loop."""
+        indexes = self.line_indexes
+        text = self.text
+        index = indexes.get(text)
+        if index is None:
+            index = indexes[text] = {}
+        step = index.get(self.pos) or self.new_step(index, text, self.pos)
+        if step is None:
+            return False
         while True:
-            text = self.text
-            pos = self.pos
-            eol = text.find("\n", pos)
-            if eol < 0:
-                return done
-            line = text[pos : eol + 1]
-            plan = plans.get(line)
-            if plan is None or plan[1] != self.radix:
-                plan = plans[line] = make_plan(line, self.radix)
+            pos, line, plan = step
+            if plan[1] != self.radix:
+                plan = step[2] = self.plan_of(line)
             kind = plan[0]
-            if not (
-                (kind == CONDITIONAL and self.planned_conditional(plan, pos))
-                or (kind == INSTRUCTION and self.planned_instruction(plan, pos))
-            ):
+            if kind == FAILING:  # the commonest statement of conditional code, done here
+                name = plan[3]
+                sym = self.symbols.get(name)
+                ok = sym is not None and sym.kind == PSEUDO and sym.handler[0] == ARITHMETIC_IF
+                if ok:
+                    self.success = 0
+                    # The failing conditionals of the same name that follow go too.
+                    end = pos + plan[2]
+                    while True:
+                        after = index.get(~end)
+                        if after is None:
+                            after = index[~end] = self.next_step(index, text, end)
+                        if after.__class__ is not list:
+                            break
+                        plan = after[2]
+                        if plan[0] != FAILING or plan[3] != name or plan[1] != self.radix:
+                            break
+                        end = after[0] + plan[2]
+                    self.pos = end
+            elif kind == CONDITIONAL:
+                ok = self.planned_conditional(plan, pos)
+            else:
+                ok = kind == INSTRUCTION and self.planned_instruction(plan, pos)
+            if not ok:
                 if not self.any_call(line, pos):
-                    return done
+                    return False
                 if self.top.sizes:
                     return True  # .BYTE: the words are bytes, which plans do not pack
-            done = True
             # On to the next statement, as next_statement goes at top level; the general
             # loop takes over where something other than a statement begins.
             while True:
-                text = self.text
-                pos = skip(text, self.pos).end()
-                c = text[pos]
-                if c not in _SPECIAL:
+                if self.text is not text:
+                    text = self.text
+                    index = indexes.get(text)
+                    if index is None:
+                        index = indexes[text] = {}
+                end = ~self.pos
+                step = index.get(end)
+                if step is None:
+                    step = index[end] = self.next_step(index, text, self.pos)
+                if step.__class__ is list:
                     break
-                self.pos = pos
+                pos = self.pos = step
+                c = text[pos]
                 if c == ";":  # a comment, to the end of the line
                     eol = text.find("\n", pos)
                     if eol < 0:
@@ -330,15 +376,38 @@ class FastLinesMixin:
                     self.pos = pos + 1
                 elif c != EOF_CH or not self.pop_frame():
                     return True
-            self.pos = pos
+            pos = self.pos = step[0]
             self.undef = False
             frame = self.frames[-1]
             self.stmt_site = (frame.source, pos) if frame.kind == FILE else frame.site
 
+    def new_step(self, index: dict, text: str, pos: int) -> list | None:
+        """The statement at ``pos`` of ``text`` for :meth:`simple_statement`: ``[pos, line,
+        plan]``, the line running to its line end, kept in the text's index; None if no
+        line end follows."""
+        eol = text.find("\n", pos)
+        if eol < 0:
+            return None
+        line = text[pos : eol + 1]
+        step = index[pos] = [pos, line, self.plan_of(line)]
+        return step
+
+    def next_step(self, index: dict, text: str, end: int) -> list | int:
+        """What follows a statement ending at ``end``, past blank lines and ``?``: the next
+        statement (see :meth:`new_step`), or where the blanks end when something else
+        is there (a comment, a closing bracket, the end of the text)."""
+        pos = _SKIP.match(text, end).end()
+        if text[pos] in _SPECIAL:
+            return pos
+        return index.get(pos) or self.new_step(index, text, pos) or pos
+
     def any_call(self, line: str, pos: int) -> bool:
-        """The line as one of the plain macro calls it may be."""
+        """The line as one of the plain macro calls it may be (not a name with a value:
+        an instruction's, before an operand that is a call)."""
+        symbols = self.symbols
         for call in self.calls_of(line)[1:]:
-            if self.planned_call(call, line, pos):
+            sym = symbols.get(call[1])
+            if sym is not None and sym.kind != VALUE and self.planned_call(call, line, pos):
                 return True
         return False
 
@@ -445,28 +514,35 @@ class FastLinesMixin:
                 return False
         if close and not (self.cond_stack and self.cond_stack[-1]):
             return False  # only the end of a successful conditional may follow
-        value_of = self.field_value
+        # A symbol with a value is looked up here; the rest is field_value's work.
+        symbols = self.symbols
         if ac is not None:
-            ac_value = value_of(ac, pos)
-            if ac_value is None:
+            sym = symbols.get(ac[0]) if ac.__class__ is tuple else None
+            ac_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
+            if ac_value is None and (ac_value := self.field_value(ac, pos)) is None:
                 return False
         if addr is not None:
-            addr_value = value_of(addr, pos)
-            if addr_value is None:
+            sym = symbols.get(addr[0]) if addr.__class__ is tuple else None
+            addr_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
+            if addr_value is None and (addr_value := self.field_value(addr, pos)) is None:
                 return False
         if index is not None:
-            index_value = value_of(index, pos)
-            if index_value is None:
+            sym = symbols.get(index[0]) if index.__class__ is tuple else None
+            index_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
+            if index_value is None and (index_value := self.field_value(index, pos)) is None:
                 return False
         for name, label_offset in labels:
             self.define_label(name, _place(pos, label_offset, moved, split), False, 0)
         self.pos = pos + end - moved
         if ac is not None:
-            self.w_io = bool(io)
-            value = (value + self.ac_field(ac_value)) & MASK36
-            self.w_io = False
-        if addr is not None:
-            value = add_rh(value, addr_value)
+            if io:
+                self.w_io = True
+                value = (value + self.ac_field(ac_value)) & MASK36
+                self.w_io = False
+            else:  # the AC field, as ac_field places it
+                value = (value + ((ac_value & 0o17) << 23)) & MASK36
+        if addr is not None:  # added into the right half (add_rh)
+            value = (value & LH) | ((value + addr_value) & MASK18)
         if index is not None:
             value = (value + swap(index_value)) & MASK36
         if indirect:
@@ -488,10 +564,10 @@ class FastLinesMixin:
         """``IFE A-B,`` (IFN, IFG ...) on plain symbols and numbers."""
         _, _, end, name, field, skip, test = plan
         sym = self.symbols.get(name)
-        if sym is None or sym.kind != PSEUDO or sym.handler[0] != "p_if_arithmetic":
+        if sym is None or sym.kind != PSEUDO or sym.handler[0] != ARITHMETIC_IF:
             return False
-        if field.__class__ is int:
-            success = test(to_signed(field))
+        if field is None:
+            success = test
         else:
             value = self.field_value(field, pos)
             if value is None:
@@ -534,8 +610,11 @@ class FastLinesMixin:
             return False
         macro = sym.macro
         if moved:
-            if not macro.simple_call or any(arg[0].__class__ not in (str, type(None))
-                                            for arg in scans):  # fmt: skip
+            if (
+                not macro.simple_call
+                or any(arg[0].__class__ not in (str, type(None)) for arg in scans)
+                or not self.starts_anew(macro.body)
+            ):
                 return False
         elif not (macro.one_line or (macro.simple_call and not operand)):
             return False
@@ -573,6 +652,17 @@ class FastLinesMixin:
         self.pos = _place(pos, end, moved, split)
         self.push_frame(Frame(MACRO, macro.body.format(*args), site, name))
         return True
+
+    def starts_anew(self, body: str) -> bool:
+        """Whether a call moved by an expansion (its statement began at the expansion)
+        ends that statement before its body's first word, as the loop takes it to: the
+        body's first line is blank, or starts with an inline pseudo-op (which ends the
+        statement it heads).  Else that word is the earlier statement's, as to its line."""
+        m = _LEAD.match(body)
+        if m.group(1) is None or body[m.end()] == "{":  # (a dummy glued to the name)
+            return body[m.end()] == "\n"
+        sym = self.symbols.get(m.group(1)[:6].upper())
+        return sym is not None and sym.kind == PSEUDO and sym.handler[1] == P_INLINE
 
     def planned_pseudo(
         self, sym: Sym, labels: tuple, name: str, pos: int, start: int, end: int,
@@ -639,16 +729,17 @@ class FastLinesMixin:
         field of an instruction (``MOVE A,CONC OX,\\5``): the line is planned once,
         with a hole where the call stands, for every token that fills it.  None when
         that is not the case."""
-        plan = self.plan_of(line[:start] + HOLE + line[end:])
-        if plan[0] != INSTRUCTION or plan[2] <= start:
-            return None
-        fields = list(plan[4:8])
-        holes = [k for k, field in enumerate(fields) if field is HOLE_TOKEN]
+        key = (line, start, end)
+        holed = self.hole_plans.get(key)
+        if holed is None or holed[0][1] != self.radix:
+            plan = self.plan_of(line[:start] + HOLE + line[end:])
+            holes = [k for k in range(4, 8) if plan[0] == INSTRUCTION and plan[k] is HOLE_TOKEN]
+            holed = self.hole_plans[key] = (plan, holes[0] if len(holes) == 1 else 0)
+        plan, hole = holed
         token = _token(exp, start, self.radix)
-        if len(holes) != 1 or token is False:
+        if not hole or plan[2] <= start or token is False:
             return None
-        fields[holes[0]] = token
-        filled = (*plan[:4], *fields, *plan[8:])
+        filled = (*plan[:hole], token, *plan[hole + 1 :])
         if self.pass_no == 2 and not self.all_defined(filled):
             return False
         return self.planned_instruction(filled, pos, start + 1 - end, start + 1)
@@ -670,7 +761,15 @@ class FastLinesMixin:
 
     def all_defined(self, plan: tuple) -> bool:
         """Whether every symbol of a planned instruction has a value now."""
-        return not any(self.has_undefined(field) for field in plan[4:8])
+        symbols = self.symbols
+        for field in plan[4:8]:
+            if field.__class__ is tuple:  # (the usual field, looked up here)
+                sym = symbols.get(field[0])
+                if sym is None or (sym.kind == VALUE and not sym.defpass):
+                    return False
+            elif self.has_undefined(field):
+                return False
+        return True
 
     def field_numeral(self, field, pos: int) -> str | None:
         """A planned ``\\`` field's value as a numeral in the current radix."""

@@ -264,8 +264,8 @@ def run(
     trace_path: Path | None, grace: float, boot: bool, ptr: Path | None, ptp: Path | None,
     verbose: bool,
 ) -> None:  # fmt: skip
-    """Load FILE (SBLK or RIM, as midas writes or as the ITS archives keep them) and run
-    it with the teletype here.
+    """Load FILE (SBLK, RIM or RIM10, as midas writes or as the ITS archives keep them)
+    and run it with the teletype here.
 
     On a terminal, keys go to the program one at a time (lower case is typed as upper
     case, as on a Model 35) and Ctrl-C stops the run.  When standard input is not a

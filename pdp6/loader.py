@@ -9,16 +9,21 @@ Both formats are described in ``shared/docs/midas-reference.md`` section 2:
   transfer word ``JRST 1``; data blocks ``-n,,addr`` + n words + checksum; the start
   instruction (the first non-negative header); optional information blocks (type 0 is the
   DDT symbol table); a duplicate start instruction.
+* **RIM10** (PDP-10 read-in, as MIDAS punches it): the read-in block ``-17,,0`` and the
+  15 words of MIDAS's loader ``LDR10`` for locations 1-17, then SBLK data blocks and the
+  start instruction; no symbols.  Loaded as an SBLK file is: the blocks' words, checked,
+  and the start, without the loader (which the PDP-6, having no read-in hardware for it,
+  would run from 1).
 
 The assembler (``midas``) writes these files and imports the primitives below (SQUOZE,
 block framing, symbol flags; the checksum is in :mod:`pdp6.checksum`) so that reader and
 writer cannot drift apart.  Files on the host hold the words in one of the two encodings of
 :mod:`pdp6.wordfile`: ``bin``, which ``midas`` writes, or the 7-bit encoding of the ITS
 archives, where the period's own binaries survive.  Nothing in a file names its encoding,
-but every SBLK and RIM file starts with a RIM pair or ``JRST 1``, and only one encoding
-will usually read it so: that is the one used.  A block whose checksum disagrees refuses
-the file, or with ``ignore_checksum`` is loaded and listed in ``bad_blocks`` (the user may
-then repair it: :mod:`pdp6.checksum`).
+but every SBLK and RIM file starts with a RIM pair or ``JRST 1``, and a RIM10 file with
+``-17,,0``, and only one encoding will usually read it so: that is the one used.  A block
+whose checksum disagrees refuses the file, or with ``ignore_checksum`` is loaded and listed
+in ``bad_blocks`` (the user may then repair it: :mod:`pdp6.checksum`).
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from .wordfile import WordFileError, archive_words, decode_words
 JRST_1 = 0o254000_000001  # transfer word ending the SBLK prologue
 JRST = 0o254000_000000
 HALT = 0o254200_000000  # JRST 4,
+RIM10_READ_IN = 0o777761_000000  # -17,,0: a RIM10 file's read-in block (LDR10 at 1-17)
 _DATAI = IO_FUNCTIONS.index("DATAI")
 
 # --- SQUOZE (DDT's radix-50 code) ----------------------------------------------------------
@@ -118,7 +124,8 @@ class LoadedImage:
 
     @property
     def kind(self) -> str:
-        """``sblk`` or ``rim``, with the encoding when it is the archives': for messages."""
+        """``sblk``, ``rim`` or ``rim10``, with the encoding when it is the archives': for
+        messages."""
         return self.format + (", ITS archive encoding" if self.encoding == "its" else "")
 
 
@@ -172,23 +179,8 @@ def _sblk(file: _FileWords, ignore_checksum: bool) -> LoadedImage:
     if i >= n or words[i] != JRST_1:
         found = "the end of the file" if i >= n else f"{words[i]:012o}"
         raise LoaderError(f"SBLK prologue not ended by JRST 1 at {file.where(i)}: found {found}")
-    i += 1
     image = LoadedImage(format="sblk")
-    blockno = 0
-    while True:
-        if i >= n:
-            raise LoaderError(f"SBLK file ends before the start instruction ({file.where(i)})")
-        header = words[i]
-        if not header & SIGN36:
-            image.start_word = header
-            i += 1
-            break
-        blockno += 1
-        body = _block(file, i, "data", blockno, image, ignore_checksum)
-        addr = header & MASK18
-        for k, w in enumerate(body):
-            image.words[(addr + k) & MASK18] = w
-        i += len(body) + 2
+    i = _data_blocks(file, i + 1, image, ignore_checksum)
     infono = 0
     while i < n:
         header = words[i]
@@ -202,6 +194,37 @@ def _sblk(file: _FileWords, ignore_checksum: bool) -> LoadedImage:
             _read_symbols(body, image)
         i += len(body) + 2
     return image
+
+
+def _rim10(file: _FileWords, ignore_checksum: bool) -> LoadedImage:
+    """A RIM10 file: past the read-in block (the loader), data blocks and the start."""
+    words = file.words
+    count = (1 << 18) - (words[0] >> 18)
+    image = LoadedImage(format="rim10")
+    _data_blocks(file, 1 + count, image, ignore_checksum)
+    return image
+
+
+def _data_blocks(file: _FileWords, i: int, image: LoadedImage, ignore_checksum: bool) -> int:
+    """Load the data blocks from ``i`` on, up to and including the start instruction (the
+    first non-negative header); return the index after it."""
+    words = file.words
+    blockno = 0
+    while True:
+        if i >= len(words):
+            raise LoaderError(
+                f"{image.format.upper()} file ends before the start instruction ({file.where(i)})"
+            )
+        header = words[i]
+        if not header & SIGN36:
+            image.start_word = header
+            return i + 1
+        blockno += 1
+        body = _block(file, i, "data", blockno, image, ignore_checksum)
+        addr = header & MASK18
+        for k, w in enumerate(body):
+            image.words[(addr + k) & MASK18] = w
+        i += len(body) + 2
 
 
 def _block(
@@ -243,7 +266,8 @@ def _read_symbols(body: Sequence[int], image: LoadedImage) -> None:
 
 
 def _any(file: _FileWords, ignore_checksum: bool) -> LoadedImage:
-    """SBLK or RIM, told apart by the ``JRST 1`` that ends an SBLK file's RIM prologue.
+    """SBLK or RIM, told apart by the ``JRST 1`` that ends an SBLK file's RIM prologue,
+    or RIM10, which starts with its read-in block's ``-17,,0``.
 
     A file that loads no word at all is refused: any nine bytes decode as two words, and
     a text file read that way is a RIM file of nothing but a transfer word.
@@ -252,7 +276,9 @@ def _any(file: _FileWords, ignore_checksum: bool) -> LoadedImage:
     if not words:
         raise LoaderError("empty file")
     i = _read_rim_pairs(file, LoadedImage())
-    if i < len(words) - 1 and words[i] == JRST_1:
+    if words[0] == RIM10_READ_IN:
+        image = _rim10(file, ignore_checksum)
+    elif i < len(words) - 1 and words[i] == JRST_1:
         image = _sblk(file, ignore_checksum)
     else:
         image = _rim(file)
@@ -263,8 +289,9 @@ def _any(file: _FileWords, ignore_checksum: bool) -> LoadedImage:
 
 # --- host files: which encoding holds the words ----------------------------------------------
 def _starts_a_binary(word: int | None) -> bool:
-    """Every SBLK and RIM file starts with a RIM pair's DATAI, or with JRST 1."""
-    return word is not None and (is_datai(word) or word == JRST_1)
+    """Every SBLK and RIM file starts with a RIM pair's DATAI, or with JRST 1; a RIM10
+    file with its read-in block's header."""
+    return word is not None and (is_datai(word) or word == JRST_1 or word == RIM10_READ_IN)
 
 
 def _first_word(data: bytes, encoding: str) -> int | None:
@@ -324,7 +351,7 @@ def read_sblk(data: bytes | Sequence[int], ignore_checksum: bool = False) -> Loa
 
 
 def read_words(data: bytes | Sequence[int], ignore_checksum: bool = False) -> LoadedImage:
-    """Read a binary of either format (SBLK or RIM) in either encoding."""
+    """Read a binary of any format (SBLK, RIM or RIM10) in either encoding."""
     return _read(data, lambda file: _any(file, ignore_checksum))
 
 

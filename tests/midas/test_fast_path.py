@@ -96,6 +96,15 @@ def test_a_bracket_after_a_plain_statement() -> None:
     same("MOVE 1,2]\nIFE 0,[\nJRST .]\nEND\n")  # an unmatched ']'
 
 
+def test_runs_of_failing_conditionals() -> None:
+    # Failing conditionals of one name are passed over together; anything between them
+    # (another name, a comment, a '?', a closing bracket, an expansion's end) stops that.
+    same("IFE 1,[2]\nIFE 1,[3]\n\nIFE 2,[4] ? IFE 3,[5]\nIFN 0,[6]\nIFE 1,[7]\n8\nEND\n")
+    same("IFE 1,[2]\n; c\nIFE 1,[3]\nIFE 0,[IFE 1,[4]\nIFE 1,[5]]\nIFE 1,[6]\n9\nEND\n")
+    same("IRPC X,,[1231]\nIFE X-2,[X]\nIFE X-3,[X+10]\nIFE X-3,[X+20]\nTERMIN\nEND\n")
+    same("RADIX 10.\nIFE 8,[1]\nRADIX 8\nIFE 8,[2]\nIFE 9,[3]\nEND\n")
+
+
 def test_an_expunged_or_redefined_conditional_is_not_taken_for_one() -> None:
     same("EXPUNGE IFE\nIFE 0,[1]\nEND\n")
     same("DEFINE IFE A\n7\nTERMIN\nIFE 0,[1]\nEND\n")
@@ -171,6 +180,12 @@ def test_generated_expansions_agree(body: list[str]) -> None:
         MACROS + "MOVE A,CONC UND,\\1\nCONC UND,2\nEND\n",
         # a label the expansion defines twice
         MACROS + "CONC X,1:\n0\nCONC X,1:\n1\nEND\n",
+        # a call after a label made by an expansion: the body's first word belongs to the
+        # statement begun at the expansion (its line), unless an inline pseudo-op ends it
+        MACROS + "CONC A1,:\nTWO A,-8+.\nCONC A2,:\nTWO A,B\nEND\n",
+        "DEFINE CONC X,Y\nX!Y!TERMIN\nDEFINE IR X\nIRP Y,,[X]\n\tY\nTERMIN\nTERMIN\n"
+        "DEFINE IRQ X\nIRP!X Y,,[1]\n\tY\nTERMIN\nTERMIN\nIRPA=5\n"
+        "CONC A1,:\nIR [1,2]\nCONC A2,:\nIRQ A\nEND\n",
         # literals: undefined on pass 1, shared, forbidden by .LITSW
         "MOVE 1,[LATER]\nMOVE 2,[LATER]\nLATER: 0\n.LITSW=1\nMOVE 3,[5]\nEND\n",
         # byte mode after plain lines; I/O instructions with expressions

@@ -4,13 +4,28 @@ source and from binaries it produced)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
 from midas import assemble
+from midas.cli import main as midas_main
 from midas.rim import rim10_loader, rim10_words, rim_words
 from midas.sblk import PTR, instruction, sblk_words
 from pdp6 import Machine
+from pdp6.cli import main as pdp6_main
 from pdp6.devices import PaperTapeReader
 from pdp6.devices.papertape import words_to_frames
-from pdp6.loader import JRST_1, block_checksum, read_rim, read_sblk
+from pdp6.loader import (
+    JRST_1,
+    LoaderError,
+    block_checksum,
+    load_file,
+    read_rim,
+    read_sblk,
+    read_words,
+)
 
 from .helpers import asm, words, xwd
 
@@ -81,6 +96,50 @@ def test_rim10_checksum_error_halts_in_the_loader() -> None:
     machine.pc = 1  # LDRGO: start the reader, as the read-in hardware had
     stop = machine.run(max_instructions=200_000)
     assert (stop.reason, machine.pc) == ("halt", 1)  # JRST 4,LDRGO
+
+
+_TYPES_OK = """TITLE OK
+RIM10
+A=1
+LOC 1000
+GO:\tMOVEI A,"O
+\tJSR TYO
+\tMOVEI A,"K
+\tJSR TYO
+\tHALT .
+TYO:\t0
+\tDATAO TTY,A
+\tCONSO TTY,10
+\tJRST .-1
+\tJRST @TYO
+END GO
+"""
+
+
+def test_pdp6_run_loads_a_rim10_file_midas_wrote(tmp_path: Path) -> None:
+    # Told from SBLK and RIM by its first word, -17,,0; the blocks are loaded and
+    # started as an SBLK file's are (the loader in the read-in block is not run).
+    source = tmp_path / "ok.mid"
+    source.write_text(_TYPES_OK)
+    assert CliRunner().invoke(midas_main, [str(source), "--no-map"]).exit_code == 0
+    binary = tmp_path / "ok.rim10"  # the source chose RIM10
+    image = load_file(binary)
+    program = asm(_TYPES_OK)
+    assert (image.format, image.words, image.start) == ("rim10", program.words, program.start)
+    result = CliRunner().invoke(pdp6_main, ["run", str(binary), "--engine", "python"])
+    assert (result.exit_code, result.output) == (0, "OK")
+
+
+def test_a_rim10_file_with_a_bad_checksum_is_refused() -> None:
+    tape = rim10_words(asm("RIM10\nLOC 1000\n5\nEND 1000\n"), PTR)
+    assert read_words(tape).words == {0o1000: 5}
+    tape[18] ^= 1  # the block's checksum
+    with pytest.raises(LoaderError, match="data block 1 .* checksum"):
+        read_words(tape)
+    assert read_words(tape, ignore_checksum=True).words == {0o1000: 5}
+    tape[18] ^= 1
+    with pytest.raises(LoaderError, match="RIM10 file ends before the start instruction"):
+        read_words(tape[:-1])
 
 
 def test_relocatable_is_accepted_and_recorded() -> None:
