@@ -31,6 +31,7 @@ def pmg_call_times(session: Session, fen: str) -> list[float]:
     m, pmg = session.machine, session.image.symbol("PMG")
     session.setup(fen)
     session.command("PN")
+    session.command("BOOK OFF")  # (a position still in the book would not be searched)
     session.type("GO\r")
     times: list[float] = []
     m.breakpoints.add(pmg)
@@ -47,7 +48,7 @@ def pmg_call_times(session: Session, fen: str) -> list[float]:
                 m.breakpoints.discard(back)
                 m.breakpoints.add(pmg)
                 times.append(m.elapsed_us - start)
-            elif m.pc == session.idle_pc:
+            elif m.pc == session.idle_pc and session._idle():  # (not between two keys)
                 break
     finally:
         m.breakpoints.discard(pmg)
@@ -71,7 +72,6 @@ def middlegame_positions(every: int) -> list[tuple[str, str]]:
 def pmg_lines(every: int = 6) -> list[str]:
     """The PMG's time a call, median over the calls of the searches."""
     session = Session()
-    session.command("BOOK OFF")  # (a position still in the book would not be searched)
     calls: list[float] = []
     for _, fen in middlegame_positions(every):
         calls += pmg_call_times(session, fen)

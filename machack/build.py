@@ -25,7 +25,9 @@ MIDAS_DIR = Path(midas.__file__).resolve().parent
 PDP6_DIR = Path(pdp6.__file__).resolve().parent
 # The pdp6 modules that importing midas loads (the opcode table, the loader's formats);
 # a test checks the list against a fresh import.
-PDP6_MODULES = ("__init__", "checksum", "hostfiles", "isa", "jit", "loader", "word", "wordfile")
+PDP6_MODULES = (
+    "__init__", "checksum", "cpu", "hostfiles", "isa", "jit", "loader", "word", "wordfile",
+)  # fmt: skip
 
 
 class BuildError(RuntimeError):
@@ -55,7 +57,12 @@ _MEMO: dict[str, Image] = {}
 def assembler_files() -> list[Path]:
     """The assembler's source files: what the image depends on besides the program."""
     files = sorted(MIDAS_DIR.rglob("*.py"))
-    return files + [PDP6_DIR / f"{name}.py" for name in PDP6_MODULES]
+    return files + [_module_file(PDP6_DIR / name) for name in PDP6_MODULES]
+
+
+def _module_file(stem: Path) -> Path:
+    """A module's file: stem.py, or stem/__init__.py for a package (pdp6.cpu)."""
+    return stem.with_suffix(".py") if stem.with_suffix(".py").exists() else stem / "__init__.py"
 
 
 def source_hash(src_dir: Path = SRC_DIR, assembler: list[Path] | None = None) -> str:

@@ -314,15 +314,15 @@ def test_sds_1_shows_the_roots_list_while_thinking() -> None:
     seen: list[tuple[int, list[str], tuple[int, list[int], list[int]]]] = []
     m = session.machine
 
-    def at_alarm() -> None:
-        if not seen:
+    def at_alarm() -> None:  # (slices also end between the keys of GO)
+        if not seen and m.elapsed_us >= alarm:
             screen.refresh()
             seen.append((session.peek("DSDBG"), list_texts(session), kept_list(session)))
             session.type(b"\x07")
 
-    session.alarm_us = m.elapsed_us + 500_000
-    session.on_slice = at_alarm
     legal = len(session.moves())
+    alarm = session.alarm_us = m.elapsed_us + 500_000  # half a PDP-6 second into the search
+    session.on_slice = at_alarm
     session.send("GO")
     assert session.peek("DSDBG") == 0  # back at the prompt: the board again
     ((debug, texts, thinking),) = seen
