@@ -45,14 +45,23 @@ def test_every_word_a_step_changes_was_named_before_it(acs, program, data, befor
     check_references(acs, program, data, before, baud, typed)
 
 
-# 300 long runs take some two minutes: the slow set runs in CI's budget beside the
-# slicing property's 2,000 examples.
 @pytest.mark.slow
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(program=programs, before=st.integers(0, 20_000), **cases)
 def test_every_word_a_step_changes_was_named_before_it_long(
     acs, program, data, before, baud, typed
 ):
+    """Longer runs before the checked step: 200 in CI's slow set (a few minutes)."""
+    check_references(acs, program, data, before, baud, typed)
+
+
+@pytest.mark.soak
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(program=programs, before=st.integers(0, 20_000), **cases)
+def test_every_word_a_step_changes_was_named_before_it_soak(
+    acs, program, data, before, baud, typed
+):
+    """The same at full length, 2,000 examples (`pytest -m soak`)."""
     check_references(acs, program, data, before, baud, typed)
 
 

@@ -135,15 +135,29 @@ def test_a_run_does_not_depend_on_how_it_is_sliced(acs, program, data, total, cu
     check_slicing(acs, program, data, total, cuts, baud, typed)
 
 
-@pytest.mark.slow
-@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    program=st.lists(slice_instructions, min_size=1, max_size=32),
-    total=st.integers(1, 20_000),
-    cuts=st.lists(st.integers(1, 5000), max_size=20),
+LONG = {
+    "program": st.lists(slice_instructions, min_size=1, max_size=32),
+    "total": st.integers(1, 20_000),
+    "cuts": st.lists(st.integers(1, 5000), max_size=20),
     **cases,
-)
+}
+
+
+@pytest.mark.slow
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**LONG)
 def test_a_run_does_not_depend_on_how_it_is_sliced_long(
     acs, program, data, total, cuts, baud, typed
 ):
+    """Longer programs and runs, cut more often: 200 in CI's slow set (a few minutes)."""
+    check_slicing(acs, program, data, total, cuts, baud, typed)
+
+
+@pytest.mark.soak
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**LONG)
+def test_a_run_does_not_depend_on_how_it_is_sliced_soak(
+    acs, program, data, total, cuts, baud, typed
+):
+    """The same at full length, 2,000 examples (`pytest -m soak`: most of an hour)."""
     check_slicing(acs, program, data, total, cuts, baud, typed)
