@@ -39,30 +39,26 @@ def check_references(acs, program, data, before, baud, typed) -> None:
                 assert refs.word == word, engine
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(program=programs, before=st.integers(0, 3000), **cases)
-def test_every_word_a_step_changes_was_named_before_it(acs, program, data, before, baud, typed):
-    check_references(acs, program, data, before, baud, typed)
+def references_property(examples: int, longest: int):
+    """The property over EXAMPLES programs, each run up to LONGEST instructions before
+    the step that is checked."""
+
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(program=programs, before=st.integers(0, longest), **cases)
+    def prop(acs, program, data, before, baud, typed) -> None:
+        check_references(acs, program, data, before, baud, typed)
+
+    return prop
 
 
-@pytest.mark.slow
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(program=programs, before=st.integers(0, 20_000), **cases)
-def test_every_word_a_step_changes_was_named_before_it_long(
-    acs, program, data, before, baud, typed
-):
-    """Longer runs before the checked step: 200 in CI's slow set (a few minutes)."""
-    check_references(acs, program, data, before, baud, typed)
-
-
-@pytest.mark.soak
-@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(program=programs, before=st.integers(0, 20_000), **cases)
-def test_every_word_a_step_changes_was_named_before_it_soak(
-    acs, program, data, before, baud, typed
-):
-    """The same at full length, 2,000 examples (`pytest -m soak`)."""
-    check_references(acs, program, data, before, baud, typed)
+test_every_word_a_step_changes_was_named_before_it = references_property(60, 3000)
+# Longer runs: 200 in CI's slow set (a few minutes), 2,000 at full length (`-m soak`).
+test_every_word_a_step_changes_was_named_before_it_long = pytest.mark.slow(
+    references_property(200, 20_000)
+)
+test_every_word_a_step_changes_was_named_before_it_soak = pytest.mark.soak(
+    references_property(2000, 20_000)
+)
 
 
 def test_a_uuo_names_what_the_instruction_at_41_writes() -> None:

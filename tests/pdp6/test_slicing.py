@@ -135,29 +135,22 @@ def test_a_run_does_not_depend_on_how_it_is_sliced(acs, program, data, total, cu
     check_slicing(acs, program, data, total, cuts, baud, typed)
 
 
-LONG = {
-    "program": st.lists(slice_instructions, min_size=1, max_size=32),
-    "total": st.integers(1, 20_000),
-    "cuts": st.lists(st.integers(1, 5000), max_size=20),
-    **cases,
-}
+def long_slicing_property(examples: int):
+    """The property over EXAMPLES longer programs and runs, cut more often."""
+
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(
+        program=st.lists(slice_instructions, min_size=1, max_size=32),
+        total=st.integers(1, 20_000),
+        cuts=st.lists(st.integers(1, 5000), max_size=20),
+        **cases,
+    )
+    def prop(acs, program, data, total, cuts, baud, typed) -> None:
+        check_slicing(acs, program, data, total, cuts, baud, typed)
+
+    return prop
 
 
-@pytest.mark.slow
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(**LONG)
-def test_a_run_does_not_depend_on_how_it_is_sliced_long(
-    acs, program, data, total, cuts, baud, typed
-):
-    """Longer programs and runs, cut more often: 200 in CI's slow set (a few minutes)."""
-    check_slicing(acs, program, data, total, cuts, baud, typed)
-
-
-@pytest.mark.soak
-@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(**LONG)
-def test_a_run_does_not_depend_on_how_it_is_sliced_soak(
-    acs, program, data, total, cuts, baud, typed
-):
-    """The same at full length, 2,000 examples (`pytest -m soak`: most of an hour)."""
-    check_slicing(acs, program, data, total, cuts, baud, typed)
+# 200 in CI's slow set (a few minutes); 2,000 at full length (`-m soak`: most of an hour).
+test_a_run_does_not_depend_on_how_it_is_sliced_long = pytest.mark.slow(long_slicing_property(200))
+test_a_run_does_not_depend_on_how_it_is_sliced_soak = pytest.mark.soak(long_slicing_property(2000))
