@@ -133,7 +133,8 @@ def run_mix(engine: str, rounds: int, why: bool = False) -> Result:
 
     The first call is one round of the mix on a machine of its own: for 'compiled' it
     compiles the loop (or loads it from numba's cache), for 'python' it translates the
-    mix's blocks (kept for later machines, as in any process).
+    mix's blocks (kept for later machines, as in any process) and waits for the
+    translator's helper process to be ready (it starts with the first translation).
     """
     t0 = time.perf_counter()
     warm = Machine(engine=engine)
@@ -142,6 +143,8 @@ def run_mix(engine: str, rounds: int, why: bool = False) -> Result:
         warm.memory[a] = w
     warm.pc = start
     warm.run(max_instructions=100_000)
+    if engine == "python":
+        warm._run.settle()  # the translator's helper process started, its work done
     first = time.perf_counter() - t0
     compiled_now = engine == "compiled" and _compiled_loop_misses() > 0
     m = Machine(engine=engine)
@@ -189,11 +192,12 @@ class SearchResult:
         return self.instructions / self.wall_s
 
 
-def run_search(engine: str, why: bool = False) -> SearchResult:
-    """Time one move of Mac Hack VI (depth 3, a Queen's Gambit middlegame) on a fresh
-    machine: a real program's profile, many short blocks with the clock interrupting,
-    unlike the mix's tight loops.  Blocks translated earlier in the process are reused
-    (as in a game, where every move after the first finds most of them made)."""
+def run_game(engine: str, moves: int, why: bool = False) -> list[SearchResult]:
+    """Time ``moves`` moves of Mac Hack VI (depth 3 from a Queen's Gambit middlegame,
+    the program playing both sides) on one fresh machine, one result a move: a real
+    program's profile, many short blocks with the clock interrupting, unlike the mix's
+    tight loops.  Blocks translated earlier in the process are reused (as by every
+    machine in a process)."""
     from machack.session import Session  # the chess program ships with the emulator
 
     session = Session(engine=engine)
@@ -201,15 +205,29 @@ def run_search(engine: str, why: bool = False) -> SearchResult:
     session.command(f"DEPTH {SEARCH_DEPTH}")
     session.command("PN")
     run = session.machine._run
-    if why and hasattr(run, "why"):
-        run.why = Counter()
-    slow0 = getattr(run, "slow_steps", 0)
-    t0 = time.perf_counter()
-    reply = session.command("GO")
-    wall = time.perf_counter() - t0
-    slow = getattr(run, "slow_steps", slow0 + reply.instructions) - slow0
-    return SearchResult(engine, reply.instructions, wall, 1 - slow / reply.instructions,
-                        getattr(run, "why", None) or Counter())  # fmt: skip
+    results = []
+    for _ in range(moves):
+        if why and hasattr(run, "why"):
+            run.why = Counter()
+        slow0 = getattr(run, "slow_steps", 0)
+        t0 = time.perf_counter()
+        reply = session.command("GO")
+        wall = time.perf_counter() - t0
+        slow = getattr(run, "slow_steps", slow0 + reply.instructions) - slow0
+        results.append(SearchResult(engine, reply.instructions, wall,
+                                    1 - slow / reply.instructions,
+                                    getattr(run, "why", None) or Counter()))  # fmt: skip
+    return results
+
+
+def combined(results: list[SearchResult]) -> SearchResult:
+    """Several moves' figures as one."""
+    why: Counter[str] = Counter()
+    for r in results:
+        why += r.why
+    n = sum(r.instructions for r in results)
+    translated = sum(r.translated * r.instructions for r in results) / n
+    return SearchResult(results[0].engine, n, sum(r.wall_s for r in results), translated, why)
 
 
 def why_lines(why: Counter[str], total: int, limit: int = 12) -> list[str]:

@@ -63,7 +63,8 @@ def main() -> None:
     "--search/--no-search",
     default=True,
     show_default=True,
-    help="Also time one move of Mac Hack VI's search (depth 3) on each engine.",
+    help="Also time Mac Hack VI's search (depth 3) on each engine: four moves on one "
+    "machine, one on a fresh machine.",
 )
 @click.option(
     "--why", is_flag=True, help="Say why the python engine left instructions to the interpreter."
@@ -77,8 +78,9 @@ def bench(engine: str, rounds: int | None, search: bool, why: bool) -> None:
     "(cached)", or translating the mix's blocks to Python "(translated)".  To time a
     fresh compile, delete the cache first: rm -r ~/.cache/pdp6-numba
 
-    Then one move of Mac Hack VI's search, a real program: twice on each engine, the
-    second finding the blocks the first translated.  --why lists the reasons the python
+    Then Mac Hack VI's search, a real program: four moves on one machine (the first,
+    then the next three), and the first move of a fresh machine, which finds the blocks
+    the first one translated.  --why lists the reasons the python
     engine left instructions to the interpreter (a construct the translator refused
     names its routine and source line; see docs/machine.md).
     """
@@ -114,22 +116,31 @@ def bench(engine: str, rounds: int | None, search: bool, why: bool) -> None:
 
 
 def _bench_search(wanted: tuple[str, ...], why: bool) -> None:
-    """The search lines of ``pdp6 bench``: the first move in this process, then a second
-    on a fresh machine, which finds the first one's translated blocks made."""
-    from .bench import run_search, why_lines
+    """The search lines of ``pdp6 bench``: on one machine the first move in this
+    process and three more (a game: what a player waits for), then the first move of a
+    fresh machine, which finds the blocks the first one translated."""
+    from .bench import combined, run_game, why_lines
+    from .cpu import helper
 
     click.echo("")
-    click.echo(f"Mac Hack VI, one move at depth 3{'instr/s':>20} {'translated':>11}")
+    click.echo(f"Mac Hack VI, depth 3{'instr/s':>32} {'translated':>11}")
     for name in wanted:
-        for label in ("first", "again"):
-            click.echo(f"running {name} engine, Mac Hack's search ({label}) ...", err=True)
-            r = run_search(name, why)
+        click.echo(f"running {name} engine, Mac Hack's search (four moves) ...", err=True)
+        game = run_game(name, 4, why)
+        click.echo(f"running {name} engine, Mac Hack's search (a fresh machine) ...", err=True)
+        fresh = run_game(name, 1, why)
+        for label, r in (("move 1", game[0]), ("moves 2-4", combined(game[1:])),
+                         ("fresh", fresh[0])):  # fmt: skip
             share = f"{r.translated:.1%}" if name == "python" else ""
             click.echo(f"{name + ', ' + label:<34}{r.ips:>14,.0f} {share:>11}")
             if why and name == "python":
                 click.echo("left to the interpreter:")
                 for line in why_lines(r.why, r.instructions):
                     click.echo(line)
+    if "python" in wanted:
+        how = ("in a helper process (a second core)" if helper.wanted()
+               else "in this process, within a quarter of its work")  # fmt: skip
+        click.echo(f"(the python engine translates {how})")
 
 
 # --- shared by run, console and debug --------------------------------------------------

@@ -34,6 +34,9 @@ from typing import Any
 
 ALL = -1  # a value whose bits are unknown
 _NAMES = itertools.count()  # residual names are unique in the process, across specializers
+# ... and "h" in the translator's helper process, so that its code and the engine's own
+# never share a name when one block strings both together (pdp6.cpu.helper).
+MARK = ""
 WORD = (1 << 36) - 1
 
 
@@ -294,7 +297,7 @@ class Specializer:
 
     # --- names --------------------------------------------------------------------
     def fresh(self, base: str) -> str:
-        return f"{base}_{next(_NAMES)}"
+        return f"{base}_{MARK}{next(_NAMES)}"
 
     def note_choices(self, target: str, values: list[ast.expr]) -> None:
         """Remember that ``target`` holds one of ``values`` if each is known."""

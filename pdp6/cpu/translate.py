@@ -27,16 +27,21 @@ stretches that stop where a translated block starts, so both paths give identica
 results, which the tests check.
 
 Translating costs far more than interpreting the code once, so only code that keeps
-coming back is translated, and only while translation stays within its share of the
-engine's work (:meth:`BlockEngine.may_translate`); a block another machine translated
-from the same words costs nothing and is always taken.  What the specializer refuses it
-says, with the routine and line (``refused``; ``pdp6 bench --why``; a DEBUG log).
+coming back is translated.  On a host with a second core the work goes to a helper
+process (:mod:`pdp6.cpu.helper`): the engine grows each block from the instructions the
+helper has specialized, asks it for the missing ones, has it compile the block, and
+interprets meanwhile.  Until the helper first answers, and on a one-core host, the
+engine translates by itself, while that stays within its share of the engine's work
+(:meth:`BlockEngine.may_translate`).  A block another machine translated from the same
+words costs nothing and is always taken.  What the specializer refuses it says, with the
+routine and line (``refused``; ``pdp6 bench --why``; a DEBUG log).
 """
 
 from __future__ import annotations
 
 import ast
 import logging
+import marshal
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -45,7 +50,7 @@ from typing import Any
 from .. import isa
 from ..disasm import disassemble
 from ..timing import CORE_READ_NS
-from . import routine_modules
+from . import helper, routine_modules
 from .specialize import (
     Effects,
     Facts,
@@ -90,6 +95,7 @@ from .state import (
 LOG = logging.getLogger(__name__)  # debug: each address the translator refused, and why
 RH = 0o777777
 PUSHJ, POPJ = isa.BY_NAME["PUSHJ"].code, isa.BY_NAME["POPJ"].code
+JUMPING = {isa.JRST, isa.JUMP, isa.AOJ, isa.SOJ, isa.AOBJ, isa.JUMPS}  # families with a target
 MAX_BLOCK = 32  # instructions translated for one block at most (paths may repeat one)
 HOT = 8  # times a stretch of loop.run starts at an address before it is translated
 # Instructions loop.run runs at most for the engine between looks at its blocks: a run
@@ -114,6 +120,16 @@ RECHECK = 1 << 40
 # (tests and benchmarks build many machines that run the same programs).
 SHARED: dict[tuple[int, tuple[int, int]], Block] = {}
 SHARED_MAX = 50_000
+# The helper process's work in flight, for the whole process like SHARED: instruction
+# words asked for (translator number, word, address), and blocks being compiled (by
+# SHARED's key) with the words they were made from.
+ASKED: set[tuple[int, int, int]] = set()
+COMPILING: dict[tuple[int, tuple[int, int]], tuple[Translation, int, list[int], Any]] = {}
+AHEAD = 8  # words asked for from a missing one on (code mostly runs on in sequence)
+POLL = 16  # stretches of loop.run between looks for the helper's answers
+# What a block costs the engine's own process when the helper translates it (growing
+# it from instructions already specialized, loading its code), per instruction.
+HELPER_COST = 20
 
 
 def facts(memsize: int) -> Facts:
@@ -156,9 +172,11 @@ class Translator:
     """The specializer for one core size and opcode table, and what it has made: each
     instruction's code by (word, address), and the text of its residual routines."""
 
-    def __init__(self, memsize: int, optab: tuple[int, ...]) -> None:
+    def __init__(self, memsize: int, optab: tuple[int, ...], number: int = 0) -> None:
         self.memsize = memsize
         self.optab = optab
+        self.number = number  # how the helper process knows it
+        self.named = False  # told the helper its core size and opcode table
         self.spec = Specializer(SOURCES, facts(memsize))
         self.instructions: dict[tuple[int, int], Instruction | None] = {}
         self.refused: dict[tuple[int, int], str] = {}  # why an instruction was not translated
@@ -195,15 +213,21 @@ class Translator:
         self.instructions[(ir, pc)] = entry
         return entry
 
-    def residuals(self, names: set[str]) -> list[str]:
-        """The Python of the residual routines called by name."""
-        out = []
+    def residual_texts(self, names: set[str]) -> dict[str, str]:
+        """The Python of the residual routines called by name, by name."""
+        missing = names - self.residual_text.keys()
         for fname, node, _ in self.spec.residuals.values():
-            if fname in names:
-                if fname not in self.residual_text:
-                    self.residual_text[fname] = ast.unparse(node)
-                out.append(self.residual_text[fname])
-        return out
+            if fname in missing:
+                self.residual_text[fname] = ast.unparse(node)
+        return {fname: self.residual_text[fname] for fname in sorted(names)}
+
+    def learn(self, ir: int, pc: int, entry: Instruction | None, refused: str | None,
+              texts: dict[str, str]) -> None:  # fmt: skip
+        """Take an instruction the helper process specialized."""
+        self.instructions[(ir, pc)] = entry
+        if refused is not None:
+            self.refused[(ir, pc)] = refused
+        self.residual_text.update(texts)
 
 
 _TRANSLATORS: dict[tuple[int, tuple[int, ...]], Translator] = {}
@@ -212,8 +236,50 @@ _TRANSLATORS: dict[tuple[int, tuple[int, ...]], Translator] = {}
 def translator(memsize: int, optab: tuple[int, ...]) -> Translator:
     key = (memsize, optab)
     if key not in _TRANSLATORS:
-        _TRANSLATORS[key] = Translator(memsize, optab)
+        _TRANSLATORS[key] = Translator(memsize, optab, len(_TRANSLATORS))
     return _TRANSLATORS[key]
+
+
+def take(answers: list[Any]) -> tuple[list[tuple[int, int]], list[tuple[int, Any]]]:
+    """Take the helper's answers: instructions into their translator, compiled blocks
+    into SHARED, where every engine finds them.  Returns the instructions (word,
+    address) and the blocks (SHARED's keys) that came in."""
+    by_number = {tr.number: tr for tr in _TRANSLATORS.values()}
+    learned, published = [], []
+    for answer in answers:
+        if answer[0] == "ins":
+            tr = by_number[answer[1]]
+            for ir, pc, entry, refused, texts in answer[2]:
+                tr.learn(ir, pc, entry, refused, texts)
+                learned.append((ir, pc))
+        else:
+            _, key, code = answer
+            t, end, words, others = COMPILING.pop(key)
+            publish(key, (t.compile(marshal.loads(code)), t.count, t.bound, end, words,
+                          t.flag_bits, others))  # fmt: skip
+            published.append(key)
+    return learned, published
+
+
+def targets(ir: int) -> int | None:
+    """Where a jump or call goes when it is taken, if its word says (no index, no @)."""
+    op = isa.OPCODES[ir >> 27]
+    if ir >> 18 & 0o37 or not (op.family in JUMPING or op.code == PUSHJ):
+        return None
+    return ir & RH
+
+
+def publish(key: tuple[int, tuple[int, int]], block: Block) -> Block:
+    if len(SHARED) >= SHARED_MAX:
+        SHARED.clear()
+    SHARED[key] = block
+    return block
+
+
+def made_from(t: Translation, mem: Any) -> tuple[int, list[int], Any]:
+    """The end of a block's first stretch, its words, and its other stretches' words."""
+    (_, end), *rest = t.stretches()
+    return end, list(mem[t.start : end]), tuple((a, b, list(mem[a:b])) for a, b in rest)
 
 
 def _text(stmts: list[ast.stmt]) -> list[str]:
@@ -272,8 +338,10 @@ class Translation:
     function.  Everything else leaves the block, returning ``count << 18 | PC``.
     """
 
-    def __init__(self, translator: Translator) -> None:
+    def __init__(self, translator: Translator, ask: bool = False) -> None:
         self.translator = translator
+        self.ask = ask  # end a path at an instruction not specialized yet, noting it
+        self.missing: list[tuple[int, int]] = []  # those instructions: (word, address)
         self.memsize = translator.memsize
         self.residuals: set[str] = set()
         self.body: list[Item] = []
@@ -329,7 +397,11 @@ class Translation:
     def add(self, ir: int, pc: int, path: Path, pending: list[tuple[int, Path]]) -> int | None:
         """Translate ``ir`` at ``pc`` onto ``path``: the next address on the path, -1 if
         the path ends here, None if the instruction must be left to loop.run."""
-        ins = self.translator.specialized(ir, pc)
+        tr = self.translator
+        if self.ask and (ir, pc) not in tr.instructions:
+            self.missing.append((ir, pc))
+            return None
+        ins = tr.specialized(ir, pc)
         if ins is None:
             return None
         effects, nxt = ins.effects, ins.nxt
@@ -449,7 +521,7 @@ class Translation:
         if looping:
             lines += ["    _n = 0", "    _lim = (left - _COUNT) << 18", "    while True:"]
         self.render(self.body, "        " if looping else "    ", looping, lines)
-        return "\n".join([*self.translator.residuals(self.residuals), *lines])
+        return "\n".join([*self.translator.residual_texts(self.residuals).values(), *lines])
 
     def render(self, items: list[Item], pad: str, looping: bool, out: list[str]) -> None:
         n = "_n + " if looping else ""
@@ -472,14 +544,20 @@ class Translation:
             else:
                 out.append(f"{pad}return {(item.count << 18) | self.start}")
 
-    def compile(self) -> Callable[..., int]:
+    @property
+    def filename(self) -> str:
+        return f"<pdp6 block {self.start:06o}>"
+
+    def compile(self, code: Any = None) -> Callable[..., int]:
+        """The block's function; ``code``: its source compiled elsewhere (the helper)."""
         namespace: dict[str, Any] = {
             "_LO": min(self.addresses),  # stores in here may hit the block
             "_HI": max(self.addresses) + 1,
             "_COUNT": self.count,
             "_BOUND": self.bound,
         }
-        code = compile(self.source(), f"<pdp6 block {self.start:06o}>", "exec")
+        if code is None:
+            code = compile(self.source(), self.filename, "exec")
         exec(code, namespace)  # noqa: S102
         return namespace["_block"]  # type: ignore[no-any-return]
 
@@ -519,25 +597,39 @@ class BlockEngine:
         # every translated block's start (rebuilt when the breakpoints change).
         self.stops: bytearray | None = None
         self.why: Counter[str] | None = None  # set a Counter to count slow steps by reason
+        # Translate in the helper process (a second core), not in this one.
+        self.use_helper = helper.wanted()
+        # Block start -> the instructions (word, address) it waits for from the helper.
+        self.waiting: dict[int, list[tuple[int, int]]] = {}
+        self.expecting: set[int] = set()  # block starts the helper is working for
+        self.waiters: dict[tuple[int, int], set[int]] = {}  # instruction -> blocks waiting
 
     def translate_at_once(self) -> None:
         """Translate every block the first time it is reached, whatever it costs: for
         tests, so that everything they run also tests its translation."""
         self.hot = 1
         self.share = None
+        self.use_helper = False
 
     def breakpoints_changed(self) -> None:
         self.blocks.clear()
         self.stops = None
 
-    def translate(self, mem: Any, bp: Any, pc: int, allowed: bool) -> Block | None:
+    def translate(self, mem: Any, bp: Any, pc: int, allowed: bool,
+                  ask: bool = False) -> Block | None:  # fmt: skip
         """The block at ``pc``: one another machine translated from the same words (it
-        costs nothing), else a new one if ``allowed`` (None: not now, ask again later)."""
+        costs nothing), else a new one if ``allowed`` (translation is within its share
+        of the work), else one the helper process is asked for if ``ask`` (None: not
+        now, ask again later)."""
         block = self._shared(mem, bp, pc)
+        if block is None and (allowed or ask):
+            aid = helper.shared() if ask else None
+            if aid is not None and (not allowed or pc in self.expecting):
+                block = self._ask(aid, translator(self.memsize, self.optab), mem, bp, pc)
+            elif allowed:
+                block = self._translate(mem, bp, pc)
         if block is None:
-            if not allowed:
-                return None
-            block = self._translate(mem, bp, pc)
+            return None
         if self.stops is not None:
             self.stops[pc] = block is not SLOW or bp[pc]
         if block is SLOW:
@@ -577,14 +669,83 @@ class BlockEngine:
         if t.start < 0:
             return SLOW
         self.cost += COMPILE_COST * t.size
-        fn = t.compile()
-        (_, end), *rest = t.stretches()
-        others = tuple((a, b, list(mem[a:b])) for a, b in rest)
-        block = (fn, t.count, t.bound, end, list(mem[pc:end]), t.flag_bits, others)
-        if len(SHARED) >= SHARED_MAX:
-            SHARED.clear()
-        SHARED[(pc, self.key)] = block
-        return block
+        end, words, others = made_from(t, mem)
+        return publish((pc, self.key), (t.compile(), t.count, t.bound, end, words,
+                                        t.flag_bits, others))  # fmt: skip
+
+    def _ask(self, aid: helper.Helper, tr: Translator, mem: Any, bp: Any,
+             pc: int) -> Block | None:  # fmt: skip
+        """Have the helper process translate the block at ``pc``: None until it has
+        (the block then comes through SHARED), or SLOW if it cannot be translated.
+
+        The block is grown here from the instructions the helper has specialized; at
+        one it has not, the helper is asked for that word and the next few, and the
+        block is grown again when answers have come in."""
+        if pc < 16 or pc >= self.memsize or bp[pc]:
+            return SLOW
+        self.expecting.add(pc)
+        if (pc, self.key) in COMPILING or not self.ready(tr, pc):
+            return None
+        t = Translation(tr, ask=True).grow(mem, bp, pc)
+        if t.missing:
+            if not tr.named:
+                aid.ask(("key", tr.number, tr.memsize, tr.optab), answered=False)
+                tr.named = True
+            # Each missing word and the next few, and where those jump to.
+            if len(ASKED) >= 8 * SHARED_MAX:  # (as the translator forgets, when as full)
+                ASKED.clear()
+            words: list[tuple[int, int]] = []
+            todo = [at for _, at in t.missing]
+            for at in todo:
+                for a in range(at, min(at + AHEAD, tr.memsize)):
+                    ir = int(mem[a])
+                    if (ir, a) not in tr.instructions and (tr.number, ir, a) not in ASKED:
+                        ASKED.add((tr.number, ir, a))
+                        words.append((ir, a))
+                        if len(todo) < 4 * AHEAD and (y := targets(ir)) is not None:
+                            todo.append(y)
+            if words:
+                aid.ask(("ins", tr.number, words))
+            self.waiting[pc] = t.missing
+            for ins in t.missing:
+                self.waiters.setdefault(ins, set()).add(pc)
+            return None
+        self.waiting.pop(pc, None)
+        if t.start < 0:
+            self.expecting.discard(pc)
+            return SLOW
+        self.cost += HELPER_COST * t.size
+        COMPILING[(pc, self.key)] = (t, *made_from(t, mem))
+        aid.ask(("code", (pc, self.key), t.source(), t.filename))
+        return None
+
+    def ready(self, tr: Translator, pc: int) -> bool:
+        """Whether the block at ``pc`` has all it waited for from the helper."""
+        return all(ins in tr.instructions for ins in self.waiting.get(pc, ()))
+
+    def collect(self, aid: helper.Helper, mem: Any, bp: Any) -> None:
+        """Take the helper's answers, and go on with the blocks waiting for them."""
+        answers = aid.answers()
+        if not answers:
+            return
+        learned, published = take(answers)
+        tr = translator(self.memsize, self.optab)
+        ready = {pc for pc, key in published if key == self.key and pc in self.expecting}
+        for ins in learned:
+            ready.update(pc for pc in self.waiters.pop(ins, ()) if self.ready(tr, pc))
+        for pc in ready:
+            block = self.translate(mem, bp, pc, False, True)
+            if block is not None:
+                self.expecting.discard(pc)
+                self.blocks[pc] = block
+
+    def settle(self) -> None:
+        """Wait for the helper to be up and to have answered everything asked so far,
+        and take the answers (for tests and benchmarks that want translation settled)."""
+        aid = helper.shared() if self.use_helper else None
+        if aid is not None:
+            aid.ask(("code", None, "", "<ping>"))
+            take([a for a in aid.wait() if a[:2] != ("code", None)])
 
     def __call__(
         self, mem: Any, st: Any, io: Any, ioq: Any, optab: Any, bp: Any, max_n: int
@@ -609,16 +770,34 @@ class BlockEngine:
         quiet: bool | None = None  # looked at only before an instruction runs (it latches PI)
         danger = 0
         pc = st[PC]
+        aid = helper.running() if self.use_helper else None
+        polls = 0
         while left > 0:
             if quiet is None:
                 quiet, danger = pi_quiet(st)
             b = blocks.get(pc)
+            if b is None and aid is not None:
+                polls += 1
+                if not polls % POLL:
+                    self.collect(aid, mem, bp)
+                    b = blocks.get(pc)
             if b is None:
                 # Translate code that runs often, within the time translation may take.
+                # (A block another machine made from these words is taken at once.)
                 heat = self.heat[pc] = self.heat.get(pc, 0) + 1
-                found = None
-                if heat >= self.hot:
-                    found = self.translate(mem, bp, pc, self.may_translate(max_n - left))
+                hot = heat >= self.hot
+                if aid is not None and not aid.alive:
+                    aid = None
+                    self.expecting.clear()
+                if aid is not None and pc in self.expecting and heat % POLL:
+                    found = None  # the helper has it in hand (collect takes it)
+                else:
+                    # In process while the helper starts, then only by the helper.
+                    own = not (aid is not None and aid.answered)
+                    found = self.translate(mem, bp, pc, hot and own and self.may_translate(
+                        max_n - left), hot and self.use_helper)  # fmt: skip
+                if aid is None and hot and self.use_helper:
+                    aid = helper.running()
                 if found is None:
                     b = SLOW
                 else:
@@ -699,6 +878,8 @@ class BlockEngine:
         if fn is None:
             if pc in self.refused:
                 return self.refused[pc]
+            if pc in self.expecting:
+                return "hot, waiting for the helper process to translate it"
             if self.heat.get(pc, 0) >= self.hot:
                 return "hot, waiting for translation's share of the engine's work"
             return "not run often enough yet to translate"
