@@ -133,10 +133,14 @@ def test_secondary_search_changes_the_choice(session: Session) -> None:
     lines = go(session, BACK_RANK, "HASH OFF", "SETD 1", "SETSD 0")
     assert played(lines) == "RXP"
     assert stats(lines)["SECONDARY"] == (0, 0)
-    lines = go(session, BACK_RANK, "HASH OFF", "SETD 1", "SETSD 2")
+    lines = go(session, BACK_RANK, "HASH OFF", "SETD 1", "SETSD 2", "SMVD 1")
     assert played(lines) != "RXP"
     searches, lowered = stats(lines)["SECONDARY"]
     assert searches >= 2 and lowered >= 1
+    # SMVD types the values the search kept: RXP's, lowered by the line that mates.
+    (rxp,) = (x for x in lines if x.startswith("RXP PLAUS "))
+    value, raw = (int(rxp.split(f" {w} ")[1].split()[0]) for w in ("VALUE", "RAW"))
+    assert value <= -MATE_RANGE and raw <= -MATE_RANGE, rxp
 
 
 # --- feedover (spec 3; machack-original 4.7) ----------------------------------------------
