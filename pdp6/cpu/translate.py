@@ -126,7 +126,7 @@ SHARED_MAX = 50_000
 ASKED: set[tuple[int, int, int]] = set()
 COMPILING: dict[tuple[int, tuple[int, int]], tuple[Translation, int, list[int], Any]] = {}
 AHEAD = 8  # words asked for from a missing one on (code mostly runs on in sequence)
-POLL = 16  # stretches of loop.run between looks for the helper's answers
+POLL = 16  # stretches of loop.run (or blocks) between looks for the helper's answers
 # What a block costs the engine's own process when the helper translates it (growing
 # it from instructions already specialized, loading its code), per instruction.
 HELPER_COST = 20
@@ -771,12 +771,14 @@ class BlockEngine:
         danger = 0
         pc = st[PC]
         aid = helper.running() if self.use_helper else None
+        expecting = self.expecting
         polls = 0
         while left > 0:
             if quiet is None:
                 quiet, danger = pi_quiet(st)
             b = blocks.get(pc)
-            if b is None and aid is not None:
+            if aid is not None and (b is None or expecting):
+                # Between stretches, and between blocks while the helper owes some.
                 polls += 1
                 if not polls % POLL:
                     self.collect(aid, mem, bp)
