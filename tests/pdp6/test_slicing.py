@@ -147,10 +147,14 @@ def slicing_property(examples: int, size: dict[str, int]):
     return prop
 
 
-# 60 in the default run, 2,000 in CI's slow set (a few minutes); the longer programs and
-# runs, 2,000 of them, at `-m soak` (most of an hour).
+# 60 in the default run, 2,000 in CI's slow set (two tests of 1,000, so that CI's two
+# processes share them: some ten minutes); the longer programs and runs, 2,000 of them,
+# at `-m soak` (most of an hour).
 test_a_run_does_not_depend_on_how_it_is_sliced = slicing_property(60, SHORT)
-test_a_run_does_not_depend_on_how_it_is_sliced_slow = pytest.mark.slow(
-    slicing_property(2000, SHORT)
+test_a_run_does_not_depend_on_how_it_is_sliced_slow_1 = pytest.mark.slow(
+    slicing_property(1000, SHORT)
+)
+test_a_run_does_not_depend_on_how_it_is_sliced_slow_2 = pytest.mark.slow(
+    slicing_property(1000, SHORT)
 )
 test_a_run_does_not_depend_on_how_it_is_sliced_soak = pytest.mark.soak(slicing_property(2000, LONG))
