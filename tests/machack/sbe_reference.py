@@ -118,11 +118,11 @@ def is_backward(board: chess.Board, square: chess.Square, color: chess.Color) ->
             if behind and _is_pawn(_piece(board, f + df, rr), color):
                 if _is_enemy(_piece(board, f + df, rr + fwd), color):
                     return False
-    # 5. own pawns level with or ahead of it on an adjacent file
+    # 5. own pawns ahead of it (not level) on an adjacent file
     for df in (-1, 1):
         for rr in range(8):
-            level_or_ahead = (rr >= r) if color == chess.WHITE else (rr <= r)
-            if level_or_ahead and _is_pawn(_piece(board, f + df, rr), color):
+            ahead = (rr > r) if color == chess.WHITE else (rr < r)
+            if ahead and _is_pawn(_piece(board, f + df, rr), color):
                 return True
     return False
 

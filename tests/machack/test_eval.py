@@ -30,6 +30,15 @@ def test_initial_position_is_zero(session: Session) -> None:
     assert score(session) == {"M": 0, "R": 0, "P": 0, "K": 0, "C": 0, "S": 0}
 
 
+def test_pawns_side_by_side_are_not_backward(session: Session) -> None:
+    """Backward means behind a neighbour, not level with it (docs/machack.md, rule 5):
+    two passed pawns side by side earn their 8 each and pay nothing."""
+    session.setup("4k3/8/8/8/8/8/6PP/4K3 w - - 0 1")
+    assert score(session)["P"] == 16
+    session.setup("4k3/8/8/8/8/6P1/7P/4K3 w - - 0 1")  # KR2 behind KN3: backward, 20
+    assert score(session)["P"] == 8 + 12 - 20
+
+
 @pytest.mark.parametrize(
     ("fen", "trade", "want_r"),
     [

@@ -114,16 +114,17 @@ BACK_RANK = "4r1k1/5ppp/p7/8/8/8/5PPP/R5K1 w - - 0 30"  # RXP leaves the back ra
 
 def test_mated_moves_give_their_place_back(session: Session) -> None:
     """Width 1: RXP, the most plausible and the only move to investigate, is met by
-    R-K8 mate, and so is R-R5, the next; a move that leads to being mated is not
-    counted against the width, so the search goes on to P-B4 (luft) and plays it."""
+    R-K8 mate, and so are R-R5, R-R4 and R-R3, the next; a move that leads to being
+    mated is not counted against the width, so the search goes on to R-Q1 (it guards
+    the back rank) and plays it."""
     listed = plaus(session, BACK_RANK)
-    assert [m for _, m, _, _ in listed[:3]] == ["RXP", "R-R5", "P-B4"]
+    assert [m for _, m, _, _ in listed[:5]] == ["RXP", "R-R5", "R-R4", "R-R3", "R-Q1"]
     assert [m for _, m, f, _ in listed if "INVESTIGATE" in f] == ["RXP"]
     lines = go(session, BACK_RANK, "HASH OFF", "SETD 2", "SETW 1", "SETSD 0", "SMVD 1")
     first = next(x for x in lines if " PLAUS " in x)
     assert first.startswith("RXP ") and first.endswith(" R-K8 MATE")
     assert int(first.split(" RAW ")[1].split()[0]) <= -MATE_RANGE
-    assert played(lines) == "P-B4"
+    assert played(lines) == "R-Q1"
 
 
 # --- secondary search (spec 7) -------------------------------------------------------------

@@ -174,11 +174,10 @@ def cases() -> list[Case]:
 
     # 1 GIVES UP ITS PRESENT DEVELOPMENT, 3 pawn moves, 6 INITIAL VALUE, 8 unblocking,
     # 11 new development and the centre (2.3): 1.P-K4 from the initial position.  The
-    # pawn on K2 is backward by the evaluator's list (its neighbours stand level with it).
+    # pawn on K2 is not backward: its neighbours stand level with it, not ahead.
     s = b(START)
     out.append(case("pawn opens two lines", START, "P-K4", [
         (-development(s, "e2"), "GIVES UP ITS PRESENT DEVELOPMENT"),
-        (MBACKP, "MOVES A BACKWARD PAWN"),
         (IVLU, "INITIAL VALUE"),
         (squares(s, "d3", "c4", "b5", "a6"), "UNBLOCKS KB"),
         (squares(s, "f3", "g4", "h5"), "UNBLOCKS Q"),
@@ -579,12 +578,12 @@ def cases() -> list[Case]:
         (TTVLU, "ADDS AN ATTACKER ON QBP"),
         (development(s, "b1", "a3"), "ATTACKS SQUARES"),
     ]))  # fmt: skip
-    # A pawn break on a quiet move (the KP defended by the KBP, so it is safe).
+    # A pawn break on a quiet move (the KP defended by the KBP, so it is safe; level
+    # with it, the KP is not backward).
     fen = "6k1/8/8/3p4/8/4PP2/8/6K1 w - - 0 30"
     s = b(fen)
     out.append(case("pawn break", fen, "P-K4", [
         (-development(s, "e3"), "GIVES UP ITS PRESENT DEVELOPMENT"),
-        (MBACKP, "MOVES A BACKWARD PAWN"),
         (IVLU, "INITIAL VALUE"),
         (BRKVLU, "PAWN BREAK AGAINST QP"),
         (development(s, "e3", "e4"), "ATTACKS SQUARES"),
