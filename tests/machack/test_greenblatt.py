@@ -70,6 +70,7 @@ def root_moves(listed: list[tuple[int, str, list[str], bool]], width: int, safe:
 # one node of the capture search (these positions leave the opponent nothing to take).
 DEPTH1 = ["HASH OFF", "SETD 1", "SETF 0", "SETSD 0"]
 ROOK = "6k1/8/8/8/8/8/8/R5K1 w - - 0 30"
+ITALIAN = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
 
 
 @pytest.mark.parametrize(
@@ -190,6 +191,18 @@ def test_check_alone_feeds_over(session: Session) -> None:
     assert stats(lines)["FEEDOVERS"] == (1, 0)
     lines = go(session, ROOK, *DEPTH1, "SETW 1", "SETF 0")
     assert stats(lines)["FEEDOVERS"] == (0, 1)
+
+
+def test_tables_wait_for_standing_pat_where_no_feedover_can_come(session: Session) -> None:
+    """With SETF 0 no leaf can feed over, so a capture-search node builds the attack
+    tables (for its candidates) only when standing pat does not end it: fewer builds
+    than PMG calls and capture-search nodes together (before, one for each)."""
+    before = session.peek("NCAT")
+    lines = go(session, ITALIAN, "BOOK OFF", "HASH OFF", "SETD 2", "SETF 0", "SETSD 0")
+    counts = stats(lines)
+    builds = session.peek("NCAT") - before
+    assert isinstance(counts["PMG"], int) and isinstance(counts["CAPTURE"], int)
+    assert counts["CAPTURE"] > 0 and builds < counts["PMG"] + counts["CAPTURE"]
 
 
 CROSS = "7k/8/5KPn/8/8/8/8/R7 w - - 0 30"
