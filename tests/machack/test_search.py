@@ -96,7 +96,7 @@ def test_stats_after_a_move(session: Session) -> None:
     assert line is not None
     words = line.split()
     assert words[0] == "TIME" and words[2] == "SEC" and words[3] == "NODES"
-    assert int(words[4]) > 20 and int(words[6]) > 20
+    assert int(words[4]) > 20 and int(words[6]) > 10  # (17 static values at depth 2)
 
 
 def test_repetition_is_announced(session: Session) -> None:
