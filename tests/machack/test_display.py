@@ -151,6 +151,27 @@ def test_the_texts_are_the_programs_own() -> None:
     assert list_texts(session)[0] == "CHECKMATE"
 
 
+def test_the_score_keeps_long_moves_apart() -> None:
+    """A move of 12 characters or more (BOOK marks make them: QR-K4CH BOOK) fills
+    White's column; the score still puts a space before Black's move, as PG does."""
+    session = Session()
+    Screen(session)
+    session.command("P-K4")
+    session.command("P-K4")
+    text = "QR-K4CH BOOK"  # written over the record of White's move (ply 0)
+    codes = [ord(c) for c in text] + [0] * (15 - len(text))
+    base = session.image.symbol("HTEXT")
+    for i in range(3):  # five 7-bit characters a word, left-justified
+        word = 0
+        for code in codes[5 * i : 5 * i + 5]:
+            word = (word << 7) | code
+        session.machine.memory[base + i] = word << 1
+    session.command("FANCY 2")
+    pg = [line for line in session.command("PG").lines if line != "_"]
+    assert pg[0] == "  1 QR-K4CH BOOK P-K4"
+    assert list_texts(session)[1].splitlines() == pg
+
+
 def square_points(main: list[tuple[int, int, int]], file: int, rank: int, level: int
                   ) -> list[tuple[int, int]]:  # fmt: skip
     """The points of intensity ``level`` inside a square (file, rank 0-7) of FANCY 1."""
