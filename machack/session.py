@@ -189,10 +189,26 @@ class Session:
                 raise ProgramHalted(
                     f"the program halted at {stop.pc:06o}; printed: {self.host.output[-300:]!r}"
                 )
-            if stop.reason == "breakpoint" and self._idle():
-                return self.host.take_output()
+            if stop.reason == "breakpoint":
+                if self._idle():
+                    return self.host.take_output()
+                self._wait_for_key(min(left, step), until)
             if self.on_slice is not None:
                 self.on_slice()
+
+    def _wait_for_key(self, instructions: int, until_us: float) -> None:
+        """At IDLE with a key on its way: run on without the IDLE breakpoint until the
+        teletype's next event (the key arriving), not a stop at every turn of the wait
+        loop (a fast-mode key comes 1 ms after the last was read: some hundred turns)."""
+        m = self.machine
+        due_ns = self.tty.next_event()
+        if m.pc != self.idle_pc or due_ns == NEVER:
+            return
+        m.breakpoints.discard(self.idle_pc)
+        try:
+            m.run(max_instructions=instructions, until_us=min(until_us, due_ns / 1000))
+        finally:
+            m.breakpoints.add(self.idle_pc)
 
     def run_for(self, instructions: int) -> str:
         """Run a fixed number of instructions (or until idle); return the output."""
