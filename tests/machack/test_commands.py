@@ -20,7 +20,7 @@ def test_a_typed_line_does_not_stop_at_every_turn_of_the_wait(session: Session) 
     """Between two keys (1 ms of PDP-6 time apart) the program turns in its wait loop
     at IDLE; the session runs on to the next key instead of stopping at the breakpoint
     on every turn (about 35 stops a key before)."""
-    line = "SETUP r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
+    line = "SETUP rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"  # (a new game)
     machine, runs = session.machine, []
     real_run = machine.run
 
