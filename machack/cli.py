@@ -338,7 +338,6 @@ def _play_terminal(
     machine.breakpoints.discard(session.idle_pc)
     host.keys.extend(b"PS\r" if colour == "both" else f"{MODES[colour]}\r".encode())
     host.muted = 2  # the host's own command: its echo and `_` are not shown
-    wait_loop = range(session.image.symbol("TYI1"), session.idle_pc + 1)  # waiting for a key
     runner = Runner(machine, session.tty, stop=StopFlag(), between=session.on_slice)
     with host.raw():
         while True:
@@ -348,7 +347,7 @@ def _play_terminal(
                 continue
             if outcome.reason != "interrupted" or host.hung_up:
                 break
-            waiting = machine.pc in wait_loop and not host.keys and not session.tty.input_flag
+            waiting = not host.keys and not session.tty.input_flag and session.waits_for_a_key()
             if waiting:
                 break
             host.keys.append(0o007)  # BELL: stop thinking

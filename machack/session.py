@@ -164,6 +164,21 @@ class Session:
         sym = self.image.symbol
         return m.memory[sym("TIRD")] == m.memory[sym("TIWR")]
 
+    def waits_for_a_key(self, settle_us: float = 2_000.0) -> bool:
+        """Whether the program is at its prompt's wait for a key (TYI's loop): there
+        now, or back there within ``settle_us`` of PDP-6 time, run on to see, since a
+        host's look can land in an interrupt routine (the 60 Hz clock's) that broke into
+        the wait.  A program that is thinking does not come back to it."""
+        m, sym = self.machine, self.image.symbol
+        loop = range(sym("TYI1"), self.idle_pc + 1)
+        end = m.elapsed_us + settle_us
+        while m.pc not in loop:
+            if m.elapsed_us >= end:
+                return False
+            if m.run(max_instructions=20, until_us=end).reason == "halt":
+                return False
+        return True
+
     def run_until_idle(
         self, budget: float | None = None, emulated_limit_s: float | None = None
     ) -> str:

@@ -36,6 +36,28 @@ def test_a_typed_line_does_not_stop_at_every_turn_of_the_wait(session: Session) 
     assert len(runs) < 5 * len(line)
 
 
+def test_waiting_for_a_key_is_told_from_thinking(fresh: Session) -> None:
+    """`machack play` asks whether a Ctrl-C found the program at its prompt (then the
+    game ends) or thinking (then it gets BELL).  At the prompt the answer is yes even
+    when the look lands in the clock's interrupt routine; in a search it is no."""
+    machine, clock = fresh.machine, fresh.image.symbol("APRBRK") + 1
+    assert fresh.waits_for_a_key()
+    machine.breakpoints.discard(fresh.idle_pc)
+    machine.breakpoints.add(clock)
+    machine.run(max_instructions=1, until_us=machine.elapsed_us + 1)  # (off the prompt's bp)
+    assert machine.run(until_us=machine.elapsed_us + 40_000).reason == "breakpoint"
+    machine.breakpoints.discard(clock)
+    assert machine.pc == clock  # in the clock's routine, the wait interrupted
+    assert fresh.waits_for_a_key()
+    machine.breakpoints.add(fresh.idle_pc)
+    fresh.command("BOOK OFF")
+    fresh.type("GO\r")
+    machine.breakpoints.discard(fresh.idle_pc)
+    machine.run(until_us=machine.elapsed_us + 500_000)  # half a second into the search
+    assert not fresh.waits_for_a_key()
+    machine.breakpoints.add(fresh.idle_pc)
+
+
 def test_new_and_fen(session: Session) -> None:
     session.command("E2E4")
     session.command("NEW")
