@@ -70,6 +70,88 @@ def test_moves_match_python_chess(session: Session, choices: list[int]) -> None:
         assert session.fen() == board.fen()
 
 
+# Positions where random play soon captures, promotes (to any piece, also by capture)
+# and takes en passant.
+BOOKKEEPING_STARTS = [
+    chess.STARTING_FEN,
+    "r1n1k2r/1P4P1/8/2pP4/8/8/1p4p1/R1N1K2R w KQkq c6 0 1",
+    "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1",
+]
+
+
+def _kept_counts(session: Session) -> tuple[int, list[int]]:
+    """The program's PAWNM and KCNT, kept by MAKE and UNMAKE."""
+    return session.peek("PAWNM"), [session.peek("KCNT", k) for k in range(16)]
+
+
+def _counts_of(session: Session, board: chess.Board) -> tuple[int, list[int]]:
+    """What they should be: the pawns' bits from the program's piece table, the counts
+    by kind (type, +8 for Black) from python-chess."""
+    bits = 0
+    for n in range(1, 33):
+        if session.peek("PSQ", n) and (session.peek("PKIND", n) >> 18) & 7 == 1:
+            bits |= session.peek("PBIT", n)
+    counts = [0] * 16
+    for piece in board.piece_map().values():
+        counts[piece.piece_type + (0 if piece.color else 8)] += 1
+    return bits, counts
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.sampled_from(BOOKKEEPING_STARTS),
+    st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=60),
+)
+def test_pawn_bits_and_piece_counts_follow_make_and_unmake(
+    session: Session, fen: str, choices: list[int]
+) -> None:
+    """The evaluator and the PMG read the pawns from PAWNM and the queens and rooks from
+    KCNT instead of looking at every piece: after every move typed, and every U taking
+    one back (a pick divisible by 5), they must be what the board says."""
+    board = chess.Board(fen)
+    session.setup(fen)
+    assert _kept_counts(session) == _counts_of(session, board)
+    for pick in choices:
+        legal = sorted(board.legal_moves, key=_uci_upper)
+        if pick % 5 == 0 and board.move_stack:
+            session.command("U")
+            board.pop()
+        elif legal:
+            move = legal[pick % len(legal)]
+            session.command(_uci_upper(move))
+            board.push(move)
+        assert session.fen() == board.fen()
+        assert _kept_counts(session) == _counts_of(session, board)
+
+
+@pytest.mark.parametrize(
+    "moves",
+    [
+        ["b7a8q"],  # promotion by capture
+        ["g7g8n"],  # promotion
+        ["d5c6"],  # en passant
+        ["b7b8q", "e8f7", "b8b2"],  # the new queen takes a pawn
+        ["b7c8r", "e8e7", "c8c5"],  # the promoted rook takes
+        ["g7h8q", "e8d7", "a1a8", "g2h1q", "e1f2", "b2c1n"],  # Black promotes by capture
+    ],
+)
+def test_pawn_bits_and_piece_counts_at_special_moves(session: Session, moves: list[str]) -> None:
+    """Each special move made and taken back one by one."""
+    board = chess.Board(BOOKKEEPING_STARTS[1])
+    session.setup(board.fen())
+    for uci in moves:
+        session.command(uci.upper())
+        board.push_uci(uci)
+        assert _kept_counts(session) == _counts_of(session, board), uci
+    while board.move_stack:
+        session.command("U")
+        board.pop()
+        assert session.fen() == board.fen()
+        assert _kept_counts(session) == _counts_of(session, board)
+
+
 @pytest.mark.parametrize(
     "fen",
     [
