@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import midas
 from machack import build
 
 
@@ -82,3 +83,10 @@ def test_a_changed_assembler_is_not_served_the_cached_image(
     image = build.build()
     assert image.start != 0o1234
     assert image.start == image.symbol("GO") & 0o777777
+
+
+def test_the_program_assembles_without_warnings() -> None:
+    """A warning in the program's own source is a mistake waiting (a comma after a
+    bracketed macro argument shifts the ones after it; a digit 8 in an octal number)."""
+    program = midas.assemble_file(build.SRC_DIR / build.MAIN)
+    assert [str(w) for w in program.warnings] == []

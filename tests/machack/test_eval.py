@@ -119,6 +119,34 @@ def test_constructed_positions(session: Session, fen: str) -> None:
     assert score(session) == expected(terms(board, board))
 
 
+# Pairs with the same pawns where a piece in front of a pawn, on a square a pawn could
+# defend it from, or the enemy's rooks change P: the evaluator's cache keys them apart.
+CACHE_CASES = [
+    "4k3/8/8/8/8/8/7P/4K3 w - - 0 1",
+    "4k3/8/8/8/8/7n/7P/4K3 w - - 0 1",  # a knight in front of the pawn: backward
+    "4k3/7p/8/8/8/8/8/4K3 w - - 0 1",
+    "4k3/7p/7N/8/8/8/8/4K3 w - - 0 1",
+    "4k3/7p/8/8/8/6P1/7P/4K3 w - - 0 1",
+    "4k3/7p/8/8/8/6P1/7P/4K2r w - - 0 1",  # Black has a rook: the backward pawn's 20
+    "4k3/8/8/8/2P5/8/1P6/4K3 w - - 0 1",
+    "4k3/8/8/8/2P5/1n6/1P6/4K3 w - - 0 1",  # the knight blocks b2
+    "4k3/8/8/2p5/4P3/8/3P4/4K3 w - - 0 1",
+    "4k3/8/8/2p5/4P3/3n4/3P4/4K3 w - - 0 1",  # ... d2, which could defend e4
+    "4k3/3p4/8/2P1p3/8/8/8/4K3 w - - 0 1",
+    "4k3/3p4/3B4/2P1p3/8/8/8/4K3 w - - 0 1",  # ... d7
+]
+
+
+def test_the_pawn_structure_cache_tells_blockers_apart(fresh: Session) -> None:
+    """Twice through: the first time each position follows one with the same pawns, the
+    second time every structure is in the cache; each answer is the reference's."""
+    for _ in range(2):
+        for fen in CACHE_CASES:
+            fresh.setup(fen)
+            board = chess.Board(fen)
+            assert score(fresh) == expected(terms(board, board)), fen
+
+
 def _random_positions(count: int, seed: int) -> list[tuple[str, list[str]]]:
     """(root FEN, moves after it): roots from random games, then up to 6 moves that
     prefer captures so R is not always 0."""

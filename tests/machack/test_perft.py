@@ -79,14 +79,23 @@ BOOKKEEPING_STARTS = [
 ]
 
 
-def _kept_counts(session: Session) -> tuple[int, list[int]]:
-    """The program's PAWNM and KCNT, kept by MAKE and UNMAKE."""
-    return session.peek("PAWNM"), [session.peek("KCNT", k) for k in range(16)]
+@pytest.fixture(scope="module")
+def other() -> Session:
+    """A second program, to set up afresh the position the first reached by moves."""
+    return Session()
 
 
-def _counts_of(session: Session, board: chess.Board) -> tuple[int, list[int]]:
+def _kept_counts(session: Session) -> tuple[int, list[int], int]:
+    """The program's PAWNM, KCNT and PKEY (the pawn structure's key), kept by MAKE and
+    UNMAKE."""
+    kinds = [session.peek("KCNT", k) for k in range(16)]
+    return session.peek("PAWNM"), kinds, session.peek("PKEY")
+
+
+def _counts_of(session: Session, board: chess.Board, other: Session) -> tuple[int, list[int], int]:
     """What they should be: the pawns' bits from the program's piece table, the counts
-    by kind (type, +8 for Black) from python-chess."""
+    by kind (type, +8 for Black) from python-chess, the key that SETUP computes afresh
+    for the same position in another program."""
     bits = 0
     for n in range(1, 33):
         if session.peek("PSQ", n) and (session.peek("PKIND", n) >> 18) & 7 == 1:
@@ -94,7 +103,8 @@ def _counts_of(session: Session, board: chess.Board) -> tuple[int, list[int]]:
     counts = [0] * 16
     for piece in board.piece_map().values():
         counts[piece.piece_type + (0 if piece.color else 8)] += 1
-    return bits, counts
+    other.setup(board.fen())
+    return bits, counts, other.peek("PKEY")
 
 
 @settings(
@@ -105,14 +115,15 @@ def _counts_of(session: Session, board: chess.Board) -> tuple[int, list[int]]:
     st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=60),
 )
 def test_pawn_bits_and_piece_counts_follow_make_and_unmake(
-    session: Session, fen: str, choices: list[int]
+    session: Session, other: Session, fen: str, choices: list[int]
 ) -> None:
     """The evaluator and the PMG read the pawns from PAWNM and the queens and rooks from
-    KCNT instead of looking at every piece: after every move typed, and every U taking
-    one back (a pick divisible by 5), they must be what the board says."""
+    KCNT instead of looking at every piece, and the evaluator's cache finds the pawn
+    structure by PKEY: after every move typed, and every U taking one back (a pick
+    divisible by 5), they must be what the board says."""
     board = chess.Board(fen)
     session.setup(fen)
-    assert _kept_counts(session) == _counts_of(session, board)
+    assert _kept_counts(session) == _counts_of(session, board, other)
     for pick in choices:
         legal = sorted(board.legal_moves, key=_uci_upper)
         if pick % 5 == 0 and board.move_stack:
@@ -123,33 +134,45 @@ def test_pawn_bits_and_piece_counts_follow_make_and_unmake(
             session.command(_uci_upper(move))
             board.push(move)
         assert session.fen() == board.fen()
-        assert _kept_counts(session) == _counts_of(session, board)
+        assert _kept_counts(session) == _counts_of(session, board, other)
+
+
+PROMOTIONS = BOOKKEEPING_STARTS[1]
+CASTLINGS = "r3k2r/8/8/8/8/8/p7/R3K2R w KQkq - 0 1"  # the a-pawn looks at a1
 
 
 @pytest.mark.parametrize(
-    "moves",
+    ("fen", "moves"),
     [
-        ["b7a8q"],  # promotion by capture
-        ["g7g8n"],  # promotion
-        ["d5c6"],  # en passant
-        ["b7b8q", "e8f7", "b8b2"],  # the new queen takes a pawn
-        ["b7c8r", "e8e7", "c8c5"],  # the promoted rook takes
-        ["g7h8q", "e8d7", "a1a8", "g2h1q", "e1f2", "b2c1n"],  # Black promotes by capture
+        (PROMOTIONS, ["b7a8q"]),  # promotion by capture
+        (PROMOTIONS, ["g7g8n"]),  # promotion
+        (PROMOTIONS, ["d5c6"]),  # en passant
+        (PROMOTIONS, ["b7b8q", "e8f7", "b8b2"]),  # the new queen takes a pawn
+        (PROMOTIONS, ["b7c8r", "e8e7", "c8c5"]),  # the promoted rook takes
+        (PROMOTIONS, ["g7h8q", "e8d7", "a1a8", "g2h1q", "e1f2", "b2c1n"]),  # Black too
+        (CASTLINGS, ["e1c1", "e8g8"]),
+        (CASTLINGS, ["e1g1", "e8c8"]),
+        # the squares in front of a pawn's defending squares, seen for a pawn on its
+        # fifth rank only: Black's e4 pawn and d6, f6; White's e5 pawn and d3, f3
+        ("4k3/8/8/8/4p3/8/8/3RK3 w - - 0 1", ["d1d6", "e8e7", "d6f6"]),
+        ("3rk3/8/8/4P3/8/8/8/4K3 b - - 0 1", ["d8d3", "e1e2", "d3f3"]),
     ],
 )
-def test_pawn_bits_and_piece_counts_at_special_moves(session: Session, moves: list[str]) -> None:
+def test_pawn_bits_and_piece_counts_at_special_moves(
+    session: Session, other: Session, fen: str, moves: list[str]
+) -> None:
     """Each special move made and taken back one by one."""
-    board = chess.Board(BOOKKEEPING_STARTS[1])
+    board = chess.Board(fen)
     session.setup(board.fen())
     for uci in moves:
         session.command(uci.upper())
         board.push_uci(uci)
-        assert _kept_counts(session) == _counts_of(session, board), uci
+        assert _kept_counts(session) == _counts_of(session, board, other), uci
     while board.move_stack:
         session.command("U")
         board.pop()
         assert session.fen() == board.fen()
-        assert _kept_counts(session) == _counts_of(session, board)
+        assert _kept_counts(session) == _counts_of(session, board, other)
 
 
 @pytest.mark.parametrize(
