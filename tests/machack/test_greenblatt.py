@@ -126,6 +126,15 @@ def test_mated_moves_give_their_place_back(session: Session) -> None:
     assert first.startswith("RXP ") and first.endswith(" R-K8 MATE")
     assert int(first.split(" RAW ")[1].split()[0]) <= -MATE_RANGE
     assert played(lines) == "R-Q1"
+    # SMVD types every root move searched: the three mated as fast as RXP are refuted
+    # (no better than it), typed with the bound and the mate that refutes them.
+    typed = [x.split()[0] for x in lines if " PLAUS " in x]
+    assert typed == ["RXP", "R-R5", "R-R4", "R-R3", "R-Q1"]
+    for line in (x for x in lines if " AT MOST " in x):
+        assert line.split()[0] in ("R-R5", "R-R4", "R-R3"), line
+        assert int(line.split(" AT MOST ")[1].split()[0]) <= -MATE_RANGE, line
+        assert line.endswith(" R-K8 MATE"), line
+    assert sum(" AT MOST " in x for x in lines) == 3
 
 
 # --- secondary search (spec 7) -------------------------------------------------------------
@@ -286,13 +295,13 @@ def diddle(fen: str, pv: list[chess.Move], poor: bool) -> int:
     ],
 )
 def test_value_modifications(session: Session, fen: str, depth: int, want: int) -> None:
-    """SMVD types each root move that was a candidate for the best, its modified and raw
+    """SMVD types each root move that was a candidate for the best with its modified and raw
     values and its line: the difference is the modifications of spec 7 for that line,
     for every root move typed.  The node returns the raw value (BEST's)."""
     poor = {m for _, m, f, _ in plaus(session, fen) if "POOR" in f}
     lines = go(session, fen, "HASH OFF", f"SETD {depth}", "SETW 1", "SETSD 0", "SMVD 1")
     typed = {}
-    for line in (x for x in lines if " PLAUS " in x):
+    for line in (x for x in lines if " VALUE " in x):
         value, raw = (int(line.split(f" {w} ")[1].split()[0]) for w in ("VALUE", "RAW"))
         pv = read_line(fen, line.split(" PV ")[1].split())
         assert raw - value == diddle(fen, pv, line.split()[0] in poor), line
@@ -301,7 +310,7 @@ def test_value_modifications(session: Session, fen: str, depth: int, want: int) 
     chosen = chess.Move.from_uci(best[1].lower())
     assert typed[chosen] == want
     assert best[2:4] == ["VALUE", str(max(int(x.split(" RAW ")[1].split()[0])
-                                          for x in lines if " PLAUS " in x))]  # fmt: skip
+                                          for x in lines if " VALUE " in x))]  # fmt: skip
 
 
 # --- the bound on R (issue 12) --------------------------------------------------------------
