@@ -127,14 +127,14 @@ def test_mated_moves_give_their_place_back(session: Session) -> None:
     assert int(first.split(" RAW ")[1].split()[0]) <= -MATE_RANGE
     assert played(lines) == "R-Q1"
     # SMVD types every root move searched: the three mated as fast as RXP are refuted
-    # (no better than it), typed with the bound and the mate that refutes them.
+    # (no better than it), typed with the mate that refutes them and its value.
     typed = [x.split()[0] for x in lines if " PLAUS " in x]
     assert typed == ["RXP", "R-R5", "R-R4", "R-R3", "R-Q1"]
-    for line in (x for x in lines if " AT MOST " in x):
+    for line in (x for x in lines if " REFUTED " in x):
         assert line.split()[0] in ("R-R5", "R-R4", "R-R3"), line
-        assert int(line.split(" AT MOST ")[1].split()[0]) <= -MATE_RANGE, line
+        assert int(line.split(" REFUTED ")[1].split()[0]) <= -MATE_RANGE, line
         assert line.endswith(" R-K8 MATE"), line
-    assert sum(" AT MOST " in x for x in lines) == 3
+    assert sum(" REFUTED " in x for x in lines) == 3
 
 
 # --- secondary search (spec 7) -------------------------------------------------------------
