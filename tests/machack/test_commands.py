@@ -3,6 +3,9 @@ program's own vocabulary (spec 11)."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import chess
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -302,3 +305,31 @@ def test_take_back_says_the_machine_stopped_playing(session: Session) -> None:
     reply = session.command("U")
     assert reply.lines == ["MACHINE STOPPED PLAYING: TYPE PB TO RESUME", "_"]
     assert session.command("U").lines == ["_"]  # in PN nothing more to say
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def command_names(session: Session) -> list[str]:
+    """The commands the program knows: its table in core (cmd.mid's CMDTAB, a name in
+    two SIXBIT words and the routine, a zero word at the end)."""
+    memory, at, names = session.machine.memory, session.image.symbol("CMDTAB"), []
+    while memory[at]:
+        words = (memory[at], memory[at + 1])
+        names.append("".join(chr((w >> 30 - 6 * i & 0o77) + 32) for w in words for i in range(6)))
+        at += 3
+    return [name.rstrip() for name in names]
+
+
+def test_every_command_is_in_help_and_in_the_docs(session: Session) -> None:
+    """HELP and docs/teletype.md (where HELP sends the user) name every command the
+    program takes, the debugging aids of the search too."""
+    names = command_names(session)
+    assert {"GO", "TAKEBACK", "TRACE", "PLAUS", "PREY", "SETSD", "SMVD", "HASH"} <= set(names)
+    rows = [x.split("|")[1] for x in (DOCS / "teletype.md").read_text().splitlines()
+            if x.startswith("| `")]  # fmt: skip
+    documented = {word for cell in rows for word in re.findall(r"`([A-Z?]+)", cell)}
+    help_words = set(" ".join(session.command("HELP").lines).replace("?", " ").split())
+    for name in names:
+        assert name in documented, f"{name} not in teletype.md"
+        assert name.rstrip("?") in help_words | {"HELP"}, f"{name} not in HELP"
