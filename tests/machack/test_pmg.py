@@ -634,6 +634,24 @@ def test_term(session: Session, c: Case) -> None:
     assert got.flags == c.flags
 
 
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "1n5k/P7/8/8/8/8/8/K7 w - - 0 40",  # promotions, by capture too, and under
+        "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+    ],
+)
+def test_every_trace_adds_up(session: Session, fen: str) -> None:
+    """For every legal move the terms TRACE prints add up to its plausibility (clamped
+    to 0-4095); an underpromotion prints none and scores 0."""
+    for plausibility, move, flags, _ in plaus(session, fen):
+        got = trace(session, fen, move)
+        assert got.plausibility == plausibility, move
+        assert max(0, min(4095, sum(p for p, _, _ in got.terms))) == plausibility, move
+        if "=" in move and not move.endswith("=Q"):
+            assert got.terms == [] and "POOR" in flags, move
+
+
 def test_every_term_has_a_case() -> None:
     """Each text TRACE prints is asserted by some case above."""
     assert {split_text(text)[0] for c in CASES for _, text in c.terms} == set(TEXTS)
@@ -717,6 +735,22 @@ NAMED = {
 def test_trace_names_every_piece(session: Session, fen: str, move: str) -> None:
     got = trace(session, fen, move)
     assert all(piece for _, text, piece in got.terms if text in NAMED), got.terms
+
+
+@pytest.mark.parametrize(
+    ("fen", "loss"),
+    [
+        ("7k/8/8/8/6n1/8/5P2/K3n3 w - - 0 30", P // 2),  # KB4 free: a way out, halved
+        ("7k/8/8/6p1/6n1/8/5P2/K3n3 w - - 0 30", P),  # KB4 taken by his KNP: trapped
+    ],
+)
+def test_a_pawns_double_step_is_a_way_out(session: Session, fen: str, loss: int) -> None:
+    """2.2: a piece is trapped when none of its moves reaches a safe square; a trapped
+    piece's expected loss is not halved (2.1).  The KBP is attacked by a knight and
+    undefended (S = 128); his other knight takes KB3 from it, so only the double step
+    to KB4 can save it."""
+    got = trace(session, fen, "P-B4")
+    assert (loss, "SAVES ITSELF FROM CAPTURE") in [(points, text) for points, text, _ in got.terms]
 
 
 def test_push_of_a_pawn_not_passed(session: Session) -> None:
