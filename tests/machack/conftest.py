@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import chess
 import pytest
 
-from machack.replay import GAMES_1967
+from machack.replay import GAMES_1967, read_games
 from machack.session import Session
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -35,3 +36,15 @@ def fresh() -> Session:
 def perft_positions() -> list[dict]:
     """The standard perft positions with their published counts."""
     return json.loads(PERFT_JSON.read_text())["positions"]
+
+
+def game_positions(every: int) -> list[str]:
+    """Every ``every``-th position of the four 1967 games (FEN) where a move is left."""
+    fens = []
+    for game in read_games(GAMES_1967 / "descriptive.txt"):
+        board = chess.Board(game.start_fen)
+        for ply, move in enumerate(game.moves):
+            if ply % every == 0 and any(board.legal_moves):
+                fens.append(board.fen())
+            board.push(move)
+    return fens

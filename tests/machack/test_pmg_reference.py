@@ -16,9 +16,9 @@ import re
 import chess
 import pytest
 
-from machack.replay import GAMES_1967, read_games
 from machack.session import Session
 
+from .conftest import game_positions
 from .pmg_reference import score_moves
 
 LINE = re.compile(r"^\s*(-?\d+)\s\s(.*)$")
@@ -51,17 +51,6 @@ def traced(session: Session, move: chess.Move) -> tuple[dict[str, int], int, set
     points, word, *flags = total.split()
     assert word == "PLAUSIBILITY"
     return by_kind(terms), int(points), set(flags)
-
-
-def game_positions(every: int) -> list[str]:
-    fens = []
-    for game in read_games(GAMES_1967 / "descriptive.txt"):
-        board = chess.Board(game.start_fen)
-        for ply, move in enumerate(game.moves):
-            if ply % every == 0:
-                fens.append(board.fen())
-            board.push(move)
-    return fens
 
 
 def random_positions(count: int, seed: int) -> list[str]:

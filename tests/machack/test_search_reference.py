@@ -16,9 +16,9 @@ import re
 import chess
 import pytest
 
-from machack.replay import GAMES_1967, read_games
 from machack.session import Session
 
+from .conftest import game_positions
 from .search_reference import ProgramOracle, Search, names
 
 # Positions of the search tests (test_greenblatt) and of the rules they exercise.
@@ -38,17 +38,6 @@ RULES = [
 ]
 SMALL = [(1, 3, 2, 0), (2, 3, 2, 2)]  # SETD, SETW, SETF, SETC
 DEEPER = [(3, 2, 2, 2), (2, 4, 1, 1)]
-
-
-def game_positions(every: int) -> list[str]:
-    fens = []
-    for game in read_games(GAMES_1967 / "descriptive.txt"):
-        board = chess.Board(game.start_fen)
-        for ply, move in enumerate(game.moves):
-            if ply % every == 0 and any(board.legal_moves):
-                fens.append(board.fen())
-            board.push(move)
-    return fens
 
 
 def counters(lines: list[str]) -> dict[str, object]:
