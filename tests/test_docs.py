@@ -9,18 +9,20 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", ROOT / "docs" / "machine.md", ROOT / "docs" / "plausibility.md"]
+SLOW_PAGES = [ROOT / "docs" / "machack.md"]  # (its example searches 300 positions: a minute)
 BLOCK = re.compile(r"```python\n(.*?)```", re.S)
 
 
-def examples() -> list[tuple[str, str]]:
+def examples() -> list[object]:
     found = []
-    for page in PAGES:
+    for page in PAGES + SLOW_PAGES:
+        marks = [pytest.mark.slow] if page in SLOW_PAGES else []
         for i, code in enumerate(BLOCK.findall(page.read_text())):
-            found.append((f"{page.name}#{i}", code))
+            found.append(pytest.param(f"{page.name}#{i}", code, id=f"{page.name}#{i}", marks=marks))
     return found
 
 
-@pytest.mark.parametrize(("where", "code"), examples(), ids=[w for w, _ in examples()])
+@pytest.mark.parametrize(("where", "code"), examples())
 def test_example_runs(where: str, code: str, capsys: pytest.CaptureFixture[str]) -> None:
     exec(compile(code, where, "exec"), {})
     out = capsys.readouterr().out

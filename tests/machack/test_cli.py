@@ -283,6 +283,7 @@ def test_machack_play_on_a_cold_cache_switches_to_the_compiled_engine(tmp_path: 
         child.send("N-KB3\r")
         child.expect_exact("[the compiled engine is ready after", timeout=60)
         child.expect(r"2\. \.\.\. \S+", timeout=60)
+        child.expect_exact("\r\n*")  # the prompt: Ctrl-C while it still prints is a BELL
         child.sendcontrol("c")
         child.expect(pexpect.EOF, timeout=30)
     finally:
