@@ -118,6 +118,19 @@ class Session:
 
     ``baud=None`` runs the teletype in the fast mode (10 us a character); 110 gives the
     Model 35's real 10 characters a second in emulated time.
+
+    >>> session = Session()                 # the program booted, waiting at its prompt
+    >>> session.command("PN").accepted      # play neither side: both sides are typed
+    True
+    >>> session.send("P-K4").lines          # a move in descriptive notation, taken
+    ['_']
+    >>> session.fen()
+    'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'
+    >>> session.send("K-K3").lines          # no piece can make it: the program says IMP
+    ['IMP']
+    >>> session.setup("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    >>> session.command("GO").after_ack[0]  # the machine moves: mate on the back rank
+    '1. R-R8 MATE'
     """
 
     def __init__(

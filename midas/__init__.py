@@ -27,7 +27,18 @@ def assemble(source_text: str, filename: str = "<source>", *, old: bool = False)
     """Assemble MIDAS source text.  ``filename`` names it in messages and is the place
     that ``.INSRT`` names are relative to.  ``old`` selects the 1960s dialect: a ``[``
     left open closes at the end of its line (``.MLLIT`` = 0), and the digits 8 and 9 in
-    an octal number pass without a warning."""
+    an octal number pass without a warning.
+
+    >>> program = assemble("START: MOVEI 1,5\\n JRST 4,.\\nEND START")
+    >>> program.ok
+    True
+    >>> {oct(address): oct(word) for address, word in program.words.items()}
+    {'0o100': '0o201040000005', '0o101': '0o254200000101'}
+    >>> oct(program.start), program.line_map[program.start]
+    ('0o100', SourceLine(file='<source>', line=1))
+    >>> [str(error) for error in assemble("MOVEI 1,FOO\\nEND", filename="bad.mid").errors]
+    ['bad.mid:1:9: undefined symbol FOO']
+    """
     path = None if filename.startswith("<") else Path(filename)
     return _run(SourceFile(filename, source_text, path), old)
 
