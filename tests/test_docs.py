@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -24,9 +26,29 @@ def examples() -> list[object]:
 
 @pytest.mark.parametrize(("where", "code"), examples())
 def test_example_runs(where: str, code: str, capsys: pytest.CaptureFixture[str]) -> None:
+    run_example(where, code, capsys)
+
+
+def test_the_debugger_example_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/debugging.md drives the debugger from Python on the echo program, assembled
+    as the page's walk-through does (`echo.bin`, and `echo.map` beside it)."""
+    (code,) = BLOCK.findall((ROOT / "docs" / "debugging.md").read_text())
+    made = subprocess.run(
+        [sys.executable, "-m", "midas", str(ROOT / "examples" / "echo.mid"), "-o", "echo.bin"],
+        cwd=tmp_path, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    monkeypatch.chdir(tmp_path)
+    run_example("debugging.md#0", code, capsys)
+
+
+def run_example(where: str, code: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Run the example; where it prints, the comment beside the print names what it
+    shows, and every word of that comment must be in the output."""
     exec(compile(code, where, "exec"), {})
     out = capsys.readouterr().out
-    # Where an example prints, the comment beside the print names what it shows.
     for line in code.splitlines():
         m = re.match(r"\s*print\(.*\)\s*#\s*(.+)$", line)
         if m:
