@@ -290,6 +290,7 @@ def _play_lines(
             session.type(b"\x07")
 
     session.on_slice = between_slices
+    echoed_by_terminal = sys.stdin.isatty()  # (a line typed at a terminal is on it already)
     machine_plays_both = colour == "both"
     first = "PN" if machine_plays_both else MODES[colour]
     opening = _send_interruptible(session, first, stop)  # the host's command: only
@@ -312,6 +313,8 @@ def _play_lines(
             reply = _send_interruptible(session, line, stop)
         except ProgramHung as exc:
             raise click.ClickException(str(exc)) from exc
+        if not echoed_by_terminal:  # as the teletype's paper shows it: the program's echo
+            printer.line(reply.raw.split("\n", 1)[0])
         _show(printer, reply, watch)
 
 

@@ -59,8 +59,27 @@ def test_play_does_not_show_the_hosts_set_up_as_typed() -> None:
     assert lines[1].startswith("[machine plays black, you play White; depth 1")
     before_first_prompt = result.output.split("*")[0]
     assert "DEPTH" not in before_first_prompt and "PB" not in before_first_prompt
-    assert lines[2].startswith("*_")  # the prompt and P-K4's `_`: nothing in between
+    assert lines[2] == "*P-K4"  # the prompt and the program's echo of the line typed
+    assert lines[3] == "_"  # (standard input is not a terminal: nothing else shows it)
     assert "MACHINE STOPPED PLAYING: TYPE PB TO RESUME" in result.output
+
+
+def test_play_with_its_output_piped_shows_a_typed_line_once() -> None:
+    """Standard input a terminal, standard output a pipe: the terminal shows what is
+    typed, so the program's echo is not printed again."""
+    import pexpect
+
+    child = pexpect.spawn("bash", ["-c", f"{sys.executable} -m machack play --depth 1 | cat"],
+                          timeout=60, encoding="ascii")  # fmt: skip
+    try:
+        child.expect_exact("*")
+        child.sendline("P-K4")
+        child.expect(r"1\. \.\.\. \S+")
+        assert child.before.split() == ["P-K4", "_"]
+        child.sendeof()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
 
 
 def test_play_reads_lines() -> None:
