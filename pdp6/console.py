@@ -20,6 +20,7 @@ from typing import TextIO
 
 from .debugger import DebugError, Debugger, StopReport, flag_names
 from .hostfiles import read_input
+from .iobus import Device, Reg
 from .snapshot import read_snapshot, restore, save, unsaved_devices
 from .terminal import StreamHost, TerminalHost
 from .typein import parse_word
@@ -45,12 +46,14 @@ class Command:
 COMMANDS: tuple[Command, ...] = (
     Command(("examine", "e"), "examine LOC...", "show words, octal and symbolic",
             "LOC is an address or symbol expression, FILE:LINE, a range A:B, A/COUNT "
-            "(octal count) or A-B (octal numbers), or pc, flags, switches",
-            ("e 100", "e LOOP+3", "e GO:GO+5", "e 100/10", "e pc flags")),
+            "(octal count) or A-B (octal numbers), or pc, flags, switches, or a device's "
+            "register DEV.NAME (show devices lists them)",
+            ("e 100", "e LOOP+3", "e GO:GO+5", "e 100/10", "e pc flags", "e tty.input_flag")),
     Command(("deposit", "d"), "deposit LOC VALUE", "store a word",
             "VALUE is octal, a symbol expression, L,,R halves or an instruction; LOC may be "
-            "a range (every word gets VALUE), pc, flags or switches",
-            ("d 100 MOVEI 1,5", "d 1 -1", "d 200:210 0", "d pc GO", "d 5 1,,2")),
+            "a range (every word gets VALUE), pc, flags, switches or a device's register "
+            "DEV.NAME",
+            ("d 100 MOVEI 1,5", "d 1 -1", "d 200:210 0", "d pc GO", "d 5 1,,2", "d tty.pia 3")),
     Command(("step", "s"), "step [N]", "execute N instructions (default 1), into calls",
             examples=("step", "step 10")),
     Command(("next", "n"), "next [N]", "step, but over calls",
@@ -305,7 +308,28 @@ class Console:
             return f"FLAGS/ {m.flags:06o}   {flag_names(m.flags)}"
         if name in ("switches", "sw"):
             return f"SWITCHES/ {halves(m.apr.switches)}"
+        found = self._device_register(name)
+        if found is not None:
+            dev, reg = found
+            return f"{dev.name}.{reg.name}/ {reg.text(getattr(dev, reg.attr))}"
         return None
+
+    def _device_register(self, spec: str) -> tuple[Device, Reg] | None:
+        """DEV.NAME: the device attached as DEV and its register NAME; None when SPEC is
+        not of that form (then it is a location: 10.+GO); a CommandError when the device
+        has no register NAME."""
+        if not re.fullmatch(r"[A-Za-z]\w*\.[A-Za-z]\w*", spec):
+            return None
+        dev_name, _, reg_name = spec.partition(".")
+        dev = self.dbg.m.bus.get(dev_name)
+        if dev is None:
+            return None
+        reg = dev.register(reg_name)
+        if reg is None or not reg.shown:
+            names = " ".join(r.name for r in dev.registers if r.shown) or "none"
+            raise CommandError(f"{spec}: {dev.name} has no register {reg_name.upper()} "
+                               f"(its registers: {names})")  # fmt: skip
+        return dev, reg
 
     def cmd_examine(self, arg: str) -> None:
         if not arg:
@@ -335,9 +359,27 @@ class Console:
                 m.apr.switches = word
             self.say(self._register(name) or "")
             return
+        found = self._device_register(spec)
+        if found is not None:
+            self._deposit_register(*found, parse_word(value, dbg.symbols, m.pc))
+            self.say(self._register(spec) or "")
+            return
         for addr in self._locations(spec):
             dbg.deposit(addr, value)
             self.say(dbg.examine(addr))
+
+    def _deposit_register(self, dev: Device, reg: Reg, word: int) -> None:
+        if not reg.bits:
+            raise CommandError(f"{dev.name}.{reg.name} is a count or a time, not a register: "
+                               "it cannot be deposited")  # fmt: skip
+        if not reg.fits(word):
+            raise CommandError(f"{dev.name}.{reg.name} is {reg.bits} bits wide: "
+                               f"{word:o} does not fit")  # fmt: skip
+        current = getattr(dev, reg.attr)
+        setattr(dev, reg.attr, bool(word) if isinstance(current, bool) else word)
+        bus = self.dbg.m.bus
+        bus.publish(dev)  # its CONI and interrupt request as the processor sees them now
+        bus.refresh()
 
     # --- breakpoints -------------------------------------------------------------------
     def cmd_break(self, arg: str) -> None:

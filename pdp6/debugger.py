@@ -23,6 +23,7 @@ from .devices.papertape import PaperTapePunch, PaperTapeReader, tape_frames
 from .devices.teletype import Teletype, TeletypeHost
 from .disasm import SymbolTable, disassemble
 from .hostfiles import OutputFileError, check_writable, read_input
+from .iobus import Device
 from .isa import OPCODES, UUO, decode
 from .loader import (
     SYM_HALFKILLED,
@@ -594,6 +595,7 @@ class Debugger:
                 path = self.tape_files.get("ptp")
                 line += f"  {path or 'no file'}; {len(self.ptp.punched)} frames punched"
             out.append(line)
+            out += _register_lines(dev)
         return out
 
     def stack(self, count: int = 8) -> list[str]:
@@ -626,3 +628,18 @@ class Debugger:
                 call = ret - 1
                 frames.append(f"#{len(frames)}  {self.name(call)}{self._line_suffix(call)}")
         return frames
+
+
+def _register_lines(dev: Device, width: int = 88) -> list[str]:
+    """The device's registers (its table, ``Device.registers``) as NAME VALUE pairs,
+    indented under its line in ``show devices``."""
+    lines: list[str] = []
+    line = ""
+    for reg in dev.registers:
+        if reg.shown:
+            pair = f"{reg.name} {reg.text(getattr(dev, reg.attr))}"
+            if line and len(line) + 2 + len(pair) > width:
+                lines.append(line)
+                line = ""
+            line = f"{line}  {pair}" if line else f"      {pair}"
+    return lines + [line] if line else lines

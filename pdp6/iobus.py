@@ -1,7 +1,9 @@
 """The I/O bus: devices by device code, their status as the CPU sees it, interrupt lines.
 
 A device is a small class in the spirit of a SIMH device table: registers as
-attributes, and handlers for what the processor does to it.  The execute loop never
+attributes, listed once in ``registers`` (SIMH's ``REG`` table: name, width), which
+``show devices``, ``examine``/``deposit DEV.NAME`` and snapshots all read, and handlers
+for what the processor does to it.  The execute loop never
 calls Python; instead the bus publishes each device's CONI word, DATAI word and
 interrupt request into arrays the loop reads, and the loop queues every CONO, DATAO and
 DATAI for the bus to deliver before the next instruction.
@@ -9,7 +11,8 @@ DATAI for the bus to deliver before the next instruction.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from .cpu import state as S
 
@@ -17,6 +20,37 @@ if TYPE_CHECKING:
     from .machine import Machine
 
 NEVER = (1 << 62) - 1  # "no event scheduled"
+
+
+@dataclass(frozen=True)
+class Reg:
+    """One piece of a device's state (SIMH's ``REG``), held in the attribute ``attr``
+    and named ``attr.upper()``.  ``bits`` > 0: a register of that width, shown in octal
+    and checked on deposit and restore.  ``bits`` = 0: state that is not a register (a
+    count, or a time in emulated ns): shown in decimal, not deposited.  ``shown`` False:
+    kept in snapshots, not listed (a tape's frames)."""
+
+    attr: str
+    bits: int = 0
+    shown: bool = True
+
+    @property
+    def name(self) -> str:
+        return self.attr.upper()
+
+    def text(self, value: Any) -> str:
+        """The value as ``show devices`` and ``examine`` print it."""
+        if self.bits:
+            return f"{int(value):0{(self.bits + 2) // 3}o}"
+        if value == NEVER:
+            return "never"
+        return str(value)
+
+    def fits(self, value: int) -> bool:
+        """Whether ``value`` fits the register (any number fits state of width 0)."""
+        return not self.bits or 0 <= value < 1 << self.bits
+
+
 _NAMES = ("BLKI", "DATAI", "BLKO", "DATAO", "CONO", "CONI", "CONSZ", "CONSO")
 
 
@@ -30,6 +64,9 @@ class Device:
 
     code: int = 0
     name: str = "DEV"
+    #: The device's state, for show, examine, deposit and snapshots; a device with
+    #: none is not saved in snapshots.
+    registers: tuple[Reg, ...] = ()
 
     def __init__(self) -> None:
         self.bus: IOBus | None = None
@@ -76,6 +113,10 @@ class Device:
 
     def service(self, now: int) -> None:
         """Called once emulated time has reached ``next_event()``."""
+
+    def register(self, name: str) -> Reg | None:
+        """The register called ``name`` (any case), or None."""
+        return next((r for r in self.registers if r.name == name.upper()), None)
 
     @property
     def now(self) -> int:

@@ -8,10 +8,10 @@ with a clear message and the running machine is left exactly as it was::
     <payload: zlib-compressed JSON>
 
 The JSON holds the core size, the processor state vector, core as little-endian 64-bit
-words (base64), and each device's registers.  A device takes part by naming its
-registers in ``snapshot_fields``; the host side (the terminal, the files a tape came
-from) is not machine state and is not saved.  :func:`read_snapshot` checks everything
-before :func:`restore` changes anything.
+words (base64), and each device's registers.  A device takes part through its register
+table (``Device.registers``, which ``show devices`` and ``examine`` read too); the host
+side (the terminal, the files a tape came from) is not machine state and is not saved.
+:func:`read_snapshot` checks everything before :func:`restore` changes anything.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def _encode_field(value: Any) -> Any:
 
 
 def _device_fields(device: Device) -> tuple[str, ...] | None:
-    return getattr(device, "snapshot_fields", None)
+    return tuple(r.attr for r in device.registers) or None
 
 
 def unsaved_devices(machine: Machine) -> list[str]:
@@ -161,6 +161,9 @@ def _decoded_field(device: Device, name: str, value: Any) -> Any:
     if isinstance(current, int) or current is None:
         if not (value is None or (isinstance(value, int) and not isinstance(value, bool))):
             raise ValueError(f"{device.name}.{name} should be a number")
+        reg = device.register(name)
+        if value is not None and reg is not None and not reg.fits(value):
+            raise ValueError(f"{device.name}.{name} holds {value:o}: wider than {reg.bits} bits")
         return value
     raise ValueError(f"{device.name}.{name} cannot be restored")
 

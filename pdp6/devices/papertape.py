@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..iobus import NEVER, Device
+from ..iobus import NEVER, Device, Reg
 from ..loader import LoaderError, binary_file_words
 
 READER_FRAME_NS = 2_500_000  # 400 frames a second
@@ -29,7 +29,9 @@ PUNCH_MOTOR_IDLE_NS = 5_000_000_000  # ... and stops after five seconds without 
 
 class _TapeDevice(Device):
     frame_ns = READER_FRAME_NS
-    snapshot_fields: tuple[str, ...] = ("binary", "busy", "flag", "pia", "done_at")
+    registers: tuple[Reg, ...] = (
+        Reg("binary", 1), Reg("busy", 1), Reg("flag", 1), Reg("pia", 3), Reg("done_at"),
+    )  # fmt: skip
 
     def __init__(self) -> None:
         super().__init__()
@@ -70,7 +72,10 @@ class PaperTapeReader(_TapeDevice):
 
     code = 0o104
     name = "PTR"
-    snapshot_fields = (*_TapeDevice.snapshot_fields, "tape", "position", "buffer", "frames_in_word")
+    registers = (
+        *_TapeDevice.registers, Reg("tape", shown=False), Reg("position"), Reg("buffer", 36),
+        Reg("frames_in_word", 3),
+    )  # fmt: skip
 
     def __init__(self, fast: bool = False) -> None:
         super().__init__()
@@ -140,7 +145,10 @@ class PaperTapePunch(_TapeDevice):
 
     code = 0o100
     name = "PTP"
-    snapshot_fields = (*_TapeDevice.snapshot_fields, "punched", "motor_up_at", "motor_off_at")
+    registers = (
+        *_TapeDevice.registers, Reg("punched", shown=False), Reg("motor_up_at"),
+        Reg("motor_off_at"),
+    )  # fmt: skip
 
     def __init__(self, fast: bool = False) -> None:
         super().__init__()

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from ..iobus import NEVER, Device
+from ..iobus import NEVER, Device, Reg
 
 FAST_CHAR_NS = 10_000
 # Fast mode: the next key arrives no sooner than this after the program read the last.
@@ -105,9 +105,11 @@ class Teletype(Device):
 
     code = 0o120
     name = "TTY"
-    snapshot_fields = (
-        "pia", "input_busy", "input_flag", "output_busy", "output_flag", "input_char",
-        "output_done_at", "input_ready_at", "line_free_at", "characters_out", "characters_in",
+    registers = (
+        Reg("pia", 3), Reg("input_busy", 1), Reg("input_flag", 1), Reg("output_busy", 1),
+        Reg("output_flag", 1), Reg("input_char", 8), Reg("output_done_at"),
+        Reg("input_ready_at"), Reg("line_free_at"), Reg("characters_out"),
+        Reg("characters_in"),
     )  # fmt: skip
 
     def __init__(self, host: TeletypeHost | None = None, baud: int | None = 110) -> None:

@@ -68,6 +68,20 @@ def test_deposit_forms(echo_console) -> None:
     assert r["d 204 -1"].endswith("777777,,777777   CONSO 774,@777777(17)")
 
 
+def test_device_registers_are_examined_and_deposited_by_name(echo_console) -> None:
+    """DEV.NAME names a register of the device's table: a deposit changes what the
+    processor sees (the CONI word), a point in a location still means decimal."""
+    r = echo_console("e tty.pia tty.input_flag ptr.buffer\nd tty.pia 5\nshow devices\n"
+                     "d ptr.busy 1\ne ptr.busy\ne 10.+1\n")  # fmt: skip
+    assert r["e tty.pia tty.input_flag ptr.buffer"].splitlines() == [
+        "TTY.PIA/ 0", "TTY.INPUT_FLAG/ 0", "PTR.BUFFER/ 000000000000"]  # fmt: skip
+    assert r["d tty.pia 5"] == "TTY.PIA/ 5"
+    tty = next(x for x in r["show devices"].splitlines() if x.startswith("TTY"))
+    assert "CONI 000005" in tty
+    assert r["e ptr.busy"] == "PTR.BUSY/ 1"
+    assert r["e 10.+1"].startswith("000013/")
+
+
 @pytest.mark.parametrize(
     "command, reply",
     [
@@ -109,6 +123,11 @@ def test_deposit_forms(echo_console) -> None:
         ("set tty 1_10", "?set: set tty BAUD (e.g. 110) or set tty fast"),
         ("show devices now", "?show: show devices takes no arguments"),
         ("show symbols T Y", "?show: show symbols takes one PREFIX"),
+        ("d tty.pia 10", "?deposit: TTY.PIA is 3 bits wide: 10 does not fit"),
+        ("d tty.characters_in 5", "?deposit: TTY.CHARACTERS_IN is a count or a time, not a "
+                                  "register: it cannot be deposited"),
+        ("e ptr.tape", "?examine: ptr.tape: PTR has no register TAPE (its registers: BINARY "
+                       "BUSY FLAG PIA DONE_AT POSITION BUFFER FRAMES_IN_WORD)"),
     ],
 )  # fmt: skip
 def test_bad_commands_get_one_clear_line_and_the_console_goes_on(

@@ -120,6 +120,11 @@ def test_corrupt_foreign_and_newer_files_are_refused(
     rewrite(garbled, lambda doc: doc["devices"]["TTY"]["fields"].update(output_flag="yes"))
     refused(dbg, garbled, "garbled.snap is corrupt: TTY.output_flag should be true or false")
 
+    wide = tmp_path / "wide.snap"
+    wide.write_bytes(data)
+    rewrite(wide, lambda doc: doc["devices"]["TTY"]["fields"].update(pia=8))
+    refused(dbg, wide, "wide.snap is corrupt: TTY.pia holds 10: wider than 3 bits")
+
     short = tmp_path / "short.snap"
     short.write_bytes(data)
     rewrite(short, lambda doc: doc.update(state=doc["state"][:5]))

@@ -237,7 +237,18 @@ def test_registers_and_devices(echo: Debugger) -> None:
     assert regs[1].startswith(" 0 000000,,000000")
     assert "PI off" in regs[6]
     devices = echo.devices()
-    assert devices[2].startswith("TTY  120  CONI 000000  fast; 0 in, 0 out")
+    tty = next(i for i, line in enumerate(devices) if line.startswith("TTY  120"))
+    assert devices[tty].startswith("TTY  120  CONI 000000  fast; 0 in, 0 out")
+    under = " ".join(devices[tty + 1 : tty + 4])  # its registers, from its table
+    assert "PIA 0  INPUT_BUSY 0  INPUT_FLAG 0" in under and "INPUT_CHAR 000" in under
+    assert "OUTPUT_DONE_AT never" in under
+
+
+def test_every_device_shows_each_register_of_its_table(echo: Debugger) -> None:
+    text = "\n".join(echo.devices())
+    for dev in echo.m.bus.devices.values():
+        for reg in dev.registers:
+            assert (f" {reg.name} " in text) == reg.shown, (dev.name, reg.name)
 
 
 def test_tapes_and_boot(programs: Programs, tmp_path: Path) -> None:
