@@ -21,6 +21,7 @@ from typing import TextIO
 from .debugger import DebugError, Debugger, StopReport, flag_names
 from .hostfiles import read_input
 from .iobus import Device, Reg
+from .machine import APR, PI
 from .snapshot import read_snapshot, restore, save, unsaved_devices
 from .terminal import StreamHost, TerminalHost
 from .typein import parse_word
@@ -314,14 +315,15 @@ class Console:
             return f"{dev.name}.{reg.name}/ {reg.text(getattr(dev, reg.attr))}"
         return None
 
-    def _device_register(self, spec: str) -> tuple[Device, Reg] | None:
-        """DEV.NAME: the device attached as DEV and its register NAME; None when SPEC is
-        not of that form (then it is a location: 10.+GO); a CommandError when the device
-        has no register NAME."""
+    def _device_register(self, spec: str) -> tuple[Device | APR | PI, Reg] | None:
+        """DEV.NAME: the device DEV (attached, or the processor's APR and PI) and its
+        register NAME; None when SPEC is not of that form (then it is a location:
+        10.+GO); a CommandError when the device has no register NAME."""
         if not re.fullmatch(r"[A-Za-z]\w*\.[A-Za-z]\w*", spec):
             return None
         dev_name, _, reg_name = spec.partition(".")
-        dev = self.dbg.m.bus.get(dev_name)
+        m = self.dbg.m
+        dev = {"APR": m.apr, "PI": m.pi}.get(dev_name.upper()) or m.bus.get(dev_name)
         if dev is None:
             return None
         reg = dev.register(reg_name)
@@ -368,7 +370,7 @@ class Console:
             dbg.deposit(addr, value)
             self.say(dbg.examine(addr))
 
-    def _deposit_register(self, dev: Device, reg: Reg, word: int) -> None:
+    def _deposit_register(self, dev: Device | APR | PI, reg: Reg, word: int) -> None:
         if not reg.bits:
             raise CommandError(f"{dev.name}.{reg.name} is a count or a time, not a register: "
                                "it cannot be deposited")  # fmt: skip
@@ -378,7 +380,8 @@ class Console:
         current = getattr(dev, reg.attr)
         setattr(dev, reg.attr, bool(word) if isinstance(current, bool) else word)
         bus = self.dbg.m.bus
-        bus.publish(dev)  # its CONI and interrupt request as the processor sees them now
+        if isinstance(dev, Device):
+            bus.publish(dev)  # its CONI and interrupt request as the processor sees them
         bus.refresh()
 
     # --- breakpoints -------------------------------------------------------------------

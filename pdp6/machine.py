@@ -22,7 +22,7 @@ import numpy as np
 from . import jit, timing
 from .cpu import engines, optable
 from .cpu import state as S
-from .iobus import NEVER, Device, IOBus
+from .iobus import NEVER, Device, IOBus, Reg
 from .memory import ADDRESS_SPACE, Memory
 
 CHUNK = 2_000_000  # instructions per call of the loop when running without a limit
@@ -107,10 +107,30 @@ class _FlagField:
             obj._st[S.FLAGS] &= ~self.bit
 
 
-class APR:
+class _BuiltIn:
+    """APR and PI, the devices built into the processor: their fields (the ``_Field``
+    entries) are their register table, as an attached device's ``registers`` is, so the
+    console examines and deposits ``APR.PIA`` or ``PI.ON`` as it does ``TTY.PIA``."""
+
+    name = ""
+
+    @property
+    def registers(self) -> tuple[Reg, ...]:
+        return tuple(
+            Reg(attr, field.bits if field.kind is int else 1)
+            for attr, field in vars(type(self)).items()
+            if isinstance(field, _Field)
+        )
+
+    def register(self, name: str) -> Reg | None:
+        return next((r for r in self.registers if r.name == name.upper()), None)
+
+
+class APR(_BuiltIn):
     """The arithmetic processor's device-000 state, readable and writable by name."""
 
     code = 0o000
+    name = "APR"
     pia = _Field(S.APR_PIA, int, "PI channel of APR interrupts (0 = none)", 3)
     pushdown_overflow = _Field(S.APR_PDLOV, bool, "pushdown overflow flag")
     illegal_op = _Field(S.APR_ILLOP, bool, "illegal operation / memory protection flag")
@@ -135,10 +155,11 @@ class APR:
         return "APR(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in names) + ")"
 
 
-class PI:
+class PI(_BuiltIn):
     """The priority interrupt system (device 004); channel n is bit ``1 << (7 - n)``."""
 
     code = 0o004
+    name = "PI"
     active = _Field(S.PI_ACTIVE, bool, "PI system active")
     on = _Field(S.PI_ON, int, "channels turned on (100 = channel 1 ... 1 = channel 7)", 7)
     requests = _Field(S.PIR, int, "latched requests", 7)

@@ -82,6 +82,16 @@ def test_device_registers_are_examined_and_deposited_by_name(echo_console) -> No
     assert r["e 10.+1"].startswith("000013/")
 
 
+def test_the_processors_apr_and_pi_are_examined_and_deposited_the_same_way(
+    echo_console,
+) -> None:
+    r = echo_console("e apr.pia apr.clock_enabled pi.on\nd pi.on 177\nd apr.pia 3\nregisters\n")
+    assert r["e apr.pia apr.clock_enabled pi.on"].splitlines() == [
+        "APR.PIA/ 0", "APR.CLOCK_ENABLED/ 0", "PI.ON/ 000"]  # fmt: skip
+    assert r["d pi.on 177"] == "PI.ON/ 177"
+    assert "APR pia 3 clock off" in r["registers"] and "PI off on 177" in r["registers"]
+
+
 @pytest.mark.parametrize(
     "command, reply",
     [
@@ -124,6 +134,7 @@ def test_device_registers_are_examined_and_deposited_by_name(echo_console) -> No
         ("show devices now", "?show: show devices takes no arguments"),
         ("show symbols T Y", "?show: show symbols takes one PREFIX"),
         ("d tty.pia 10", "?deposit: TTY.PIA is 3 bits wide: 10 does not fit"),
+        ("d apr.pia 10", "?deposit: APR.PIA is 3 bits wide: 10 does not fit"),
         ("d tty.characters_in 5", "?deposit: TTY.CHARACTERS_IN is a count or a time, not a "
                                   "register: it cannot be deposited"),
         ("e ptr.tape", "?examine: ptr.tape: PTR has no register TAPE (its registers: BINARY "
