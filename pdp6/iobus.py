@@ -3,10 +3,10 @@
 A device is a small class in the spirit of a SIMH device table: registers as
 attributes, listed once in ``registers`` (SIMH's ``REG`` table: name, width), which
 ``show devices``, ``examine``/``deposit DEV.NAME`` and snapshots all read, and handlers
-for what the processor does to it.  The execute loop never
-calls Python; instead the bus publishes each device's CONI word, DATAI word and
-interrupt request into arrays the loop reads, and the loop queues every CONO, DATAO and
-DATAI for the bus to deliver before the next instruction.
+for what the processor does to it.  The execute loop never calls Python; instead the
+bus publishes each device's CONI word, DATAI word and interrupt request into arrays the
+loop reads, and the loop queues every CONO, DATAO and DATAI for the bus to deliver
+before the next instruction.
 """
 
 from __future__ import annotations
@@ -49,6 +49,11 @@ class Reg:
     def fits(self, value: int) -> bool:
         """Whether ``value`` fits the register (any number fits state of width 0)."""
         return not self.bits or 0 <= value < 1 << self.bits
+
+
+def find_register(registers: tuple[Reg, ...], name: str) -> Reg | None:
+    """The register of the table called ``name`` (any case), or None."""
+    return next((r for r in registers if r.name == name.upper()), None)
 
 
 _NAMES = ("BLKI", "DATAI", "BLKO", "DATAO", "CONO", "CONI", "CONSZ", "CONSO")
@@ -116,7 +121,7 @@ class Device:
 
     def register(self, name: str) -> Reg | None:
         """The register called ``name`` (any case), or None."""
-        return next((r for r in self.registers if r.name == name.upper()), None)
+        return find_register(self.registers, name)
 
     @property
     def now(self) -> int:

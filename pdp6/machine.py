@@ -22,7 +22,7 @@ import numpy as np
 from . import jit, timing
 from .cpu import engines, optable
 from .cpu import state as S
-from .iobus import NEVER, Device, IOBus, Reg
+from .iobus import NEVER, Device, IOBus, Reg, find_register
 from .memory import ADDRESS_SPACE, Memory
 
 CHUNK = 2_000_000  # instructions per call of the loop when running without a limit
@@ -123,7 +123,7 @@ class _BuiltIn:
         )
 
     def register(self, name: str) -> Reg | None:
-        return next((r for r in self.registers if r.name == name.upper()), None)
+        return find_register(self.registers, name)
 
 
 class APR(_BuiltIn):
