@@ -314,7 +314,7 @@ def _play_lines(
         except ProgramHung as exc:
             raise click.ClickException(str(exc)) from exc
         if not echoed_by_terminal:  # as the teletype's paper shows it: the program's echo
-            printer.line(reply.raw.split("\n", 1)[0])
+            printer.line(reply.echo)
         _show(printer, reply, watch)
 
 

@@ -66,6 +66,12 @@ class Reply:
     def text(self) -> str:
         return "\n".join(self.lines)
 
+    @property
+    def echo(self) -> str:
+        """The program's echo of the typed line: the first line it printed, which
+        ``lines`` leaves out."""
+        return self.raw.split("\n", 1)[0]
+
     def first(self, prefix: str) -> str | None:
         """The first line starting with ``prefix``, or None."""
         for line in self.lines:
