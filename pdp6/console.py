@@ -381,6 +381,7 @@ class Console:
         setattr(dev, reg.attr, bool(word) if isinstance(current, bool) else word)
         bus = self.dbg.m.bus
         if isinstance(dev, Device):
+            dev.registers_changed()
             bus.publish(dev)  # its CONI and interrupt request as the processor sees them
         bus.refresh()
 

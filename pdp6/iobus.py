@@ -11,6 +11,7 @@ before the next instruction.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -28,11 +29,13 @@ class Reg:
     and named ``attr.upper()``.  ``bits`` > 0: a register of that width, shown in octal
     and checked on deposit and restore.  ``bits`` = 0: state that is not a register (a
     count, or a time in emulated ns): shown in decimal, not deposited.  ``shown`` False:
-    kept in snapshots, not listed (a tape's frames)."""
+    kept in snapshots, not listed (a tape's frames).  ``check``: for state kept as
+    bytes, raises ValueError when a value to restore is not well formed."""
 
     attr: str
     bits: int = 0
     shown: bool = True
+    check: Callable[[bytes], None] | None = None
 
     @property
     def name(self) -> str:
@@ -88,6 +91,10 @@ class Device:
 
     def reset(self) -> None:
         """I/O reset (CONO APR,200000): clear flags and PIA."""
+
+    def registers_changed(self) -> None:
+        """Called after a deposit or a restore has set registers directly, for a device
+        whose CONI is derived from its registers rather than read from them."""
 
     # --- what the processor sees --------------------------------------------------
     def coni(self) -> int:

@@ -70,6 +70,7 @@ def unsaved_devices(machine: Machine) -> list[str]:
 
 def save(machine: Machine, path: str | Path) -> None:
     """Write ``machine``'s state to ``path`` (see the module docstring for the format)."""
+    machine.bus.service_due()  # what is due by now, as before the next instruction
     devices = {}
     for dev in machine.bus.devices.values():
         fields = _device_fields(dev)
@@ -153,6 +154,9 @@ def _decoded_field(device: Device, name: str, value: Any) -> Any:
         if not (isinstance(value, dict) and isinstance(value.get("bytes"), str)):
             raise ValueError(f"{device.name}.{name} should hold bytes")
         raw = base64.b64decode(value["bytes"], validate=True)
+        reg = device.register(name)
+        if reg is not None and reg.check is not None:
+            reg.check(raw)
         return bytearray(raw) if isinstance(current, bytearray) else raw
     if isinstance(current, bool):
         if not isinstance(value, bool):
@@ -204,5 +208,6 @@ def restore(machine: Machine, snap: Snapshot) -> None:
     for dev, values in updates:
         for f, v in values.items():
             setattr(dev, f, v)
+        dev.registers_changed()
         machine.bus.publish(dev)
     machine.bus.refresh()

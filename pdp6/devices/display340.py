@@ -73,7 +73,7 @@ from collections.abc import Generator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..iobus import NEVER, Device
+from ..iobus import NEVER, Device, Reg
 from .chargen342 import CR, ESCAPE, SHIFT_IN, SHIFT_OUT, STEPS
 
 if TYPE_CHECKING:
@@ -113,6 +113,40 @@ STOPPED = 2  # halted: STOP, edge, or a mode 2/7 word; only an initialize restar
 
 _LIMIT = "limit"  # the plan reached the replay limit (see Display340._cut)
 _PAUSE = "pause"  # the plan stopped at a light-pen hit until a resume
+
+# The widths of the 340's registers, in the order of Display340._snapshot, and of what
+# the processor sees (Display340.vis: mode hef vef lp stop_int rfd x y).
+_SNAP_BITS = (10, 10, 3, 2, 3, 1, 1, 1, 1, 1, 1, 18, 1, 1, 1)
+_VIS_BITS = (3, 1, 1, 1, 1, 1, 10, 10)
+
+
+def _plan_fields(raw: bytes) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """The word in progress saved by ``Display340.plan``: (state, vis, rest), where
+    rest is (word, start, *state at its start, number of resumes, *resumes, *clears)
+    for a busy 340 and empty otherwise.  Raises ValueError if ``raw`` is not such."""
+    values = array("q")
+    if len(raw) % values.itemsize:
+        raise ValueError("DIS.PLAN is not a list of numbers")
+    values.frombytes(raw)
+    head = len(_VIS_BITS) + 1
+    if len(values) < head or values[0] not in (IDLE, BUSY, STOPPED):
+        raise ValueError("DIS.PLAN has no state")
+    state, vis, rest = values[0], tuple(values[1:head]), tuple(values[head:])
+    fields = list(zip(vis, _VIS_BITS, strict=True))
+    times: tuple[int, ...] = ()
+    if state == BUSY:
+        base = 2 + len(_SNAP_BITS)
+        if len(rest) <= base or not 0 <= rest[base] <= len(rest) - base - 1:
+            raise ValueError("DIS.PLAN has no word in progress")
+        fields += [(rest[0], 18), *zip(rest[2:base], _SNAP_BITS, strict=True)]
+        times = (rest[1], *rest[base + 1 :])
+    elif rest:
+        raise ValueError("DIS.PLAN has a word in progress but the 340 is not busy")
+    out_of_range = any(not 0 <= v < 1 << bits for v, bits in fields)
+    if out_of_range or any(not 0 <= t < NEVER for t in times):
+        raise ValueError("DIS.PLAN holds a value out of range")
+    return state, vis, rest
+
 
 # Trailing zeros of 1..127: the BRM bit that goes 0->1 when the counter reaches i.
 _TZ = tuple((i & -i).bit_length() - 1 if i else 0 for i in range(128))
@@ -256,6 +290,18 @@ class Display340(Device):
     fast = True
     #: With ``keep_ns`` set, old points are dropped once there are more than this.
     trim_at = 200_000
+    #: The 340's registers are as of the end of the word being drawn (the plan works
+    #: each word out when it starts; CONI shows the state of the moment).  PLAN, last,
+    #: is the word in progress for snapshots: restoring it works the word out again from
+    #: its start up to the restored time.
+    registers = (
+        Reg("pia_data", 3), Reg("pia_spec", 3), Reg("ib", 36), Reg("ibc", 2),
+        Reg("mode", 3), Reg("x", 10), Reg("y", 10), Reg("scale", 2), Reg("intensity", 3),
+        Reg("shift", 1), Reg("lp_enable", 1), Reg("lp_find", 1), Reg("lp_flag", 1),
+        Reg("stop", 1), Reg("stop_int", 1), Reg("br", 18), Reg("hef", 1), Reg("vef", 1),
+        Reg("rfd", 1), Reg("words"), Reg("datao_count"),
+        Reg("plan", shown=False, check=_plan_fields),
+    )  # fmt: skip
 
     def __init__(self, keep_ns: int | None = None) -> None:
         super().__init__()
@@ -375,6 +421,48 @@ class Display340(Device):
         if self.pia_data and self.data_flag:
             bits |= 1 << (7 - self.pia_data)
         return bits
+
+    # ------------------------------------------------------------------ snapshots
+    @property
+    def plan(self) -> bytes:
+        """The 340's progress through the current word, as ``_plan_fields`` reads it
+        (what is due by now applied: a snapshot serves the devices first)."""
+        values = [self._state, *self.vis]
+        if self._state == BUSY:
+            br, t0 = self._half
+            values += [br, t0, *self._snap, len(self._resumes), *self._resumes,
+                       *self._clears]  # fmt: skip
+        return array("q", values).tobytes()
+
+    @plan.setter
+    def plan(self, raw: bytes) -> None:
+        state, vis, rest = _plan_fields(raw)
+        self._events.clear()
+        self._gen = None
+        self._state = state
+        if state == BUSY:
+            # work the word out again from its start (as a CONO in mid-word does), up to
+            # now, and on to its end or a light-pen pause as it first went
+            base = 2 + len(_SNAP_BITS)
+            self._half = (rest[0], rest[1])
+            self._snap = rest[2:base]
+            self._resumes = list(rest[base + 1 : base + 1 + rest[base]])
+            self._clears = list(rest[base + 1 + rest[base] :])
+            self._mark = len(self.points)
+            self._lp_used = any(self._snap[5:8])
+            now = self.now
+            self._cut(now, initialize=False)
+            if now in self._clears:  # (a replay stops short of a clearing at its end)
+                self.lp_enable = self.lp_find = self.lp_flag = 0
+            self._limit = NEVER
+            if self._gen is not None and self._yielded == _LIMIT:
+                self._drive()
+        self.vis = vis
+
+    def registers_changed(self) -> None:
+        """A deposit into a 340 between words shows in CONI at once."""
+        if self._state != BUSY:
+            self._show()
 
     # ------------------------------------------------------------------ time
     def next_event(self) -> int:

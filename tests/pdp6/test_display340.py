@@ -11,6 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from pdp6.cpu import state as S
 from pdp6.devices import chargen342 as cg
 from pdp6.iobus import NEVER
 
@@ -621,9 +622,9 @@ def test_fast_paths_change_nothing_visible(actions, pen) -> None:
     assert runs[0] == runs[1]
 
 
-def _lp_run(words: list[int], pen, conos: list[tuple[int, int]]) -> Rig:
+def _lp_run(words: list[int], pen, conos: list[tuple[int, int]], until: int = 10**7) -> Rig:
     """Light pen on, beam at (500, 500) in vector mode, then ``words`` fed at once (one
-    pair) and the CONOs at their times (ns after the feed)."""
+    pair) and the CONOs at their times (ns after the feed), up to ``until`` after it."""
     r = Rig()
     r.cono(0o100 | 0o67)
     r.d.pen = pen
@@ -634,18 +635,22 @@ def _lp_run(words: list[int], pen, conos: list[tuple[int, int]]) -> Rig:
     for at, value in conos:
         r.run_to(t0 + at)
         r.d.cono(value)
-    r.run_to(t0 + 10**7)
+    r.run_to(t0 + until)
     return r
 
 
+# A vector pair with the light pen somewhere on the first vector and a resume after the
+# feed (ns), for the tests of CONOs in mid-word.
+LP_CASE = {
+    "dx": st.integers(-60, 60),
+    "dy": st.integers(-60, 60),
+    "hit": st.integers(0, 60),
+    "resume": st.integers(0, 400_000),
+}
+
+
 @settings(max_examples=80, deadline=None)
-@given(
-    dx=st.integers(-60, 60),
-    dy=st.integers(-60, 60),
-    hit=st.integers(0, 60),
-    resume=st.integers(0, 400_000),
-    init=st.integers(0, 400_000),
-)
+@given(**LP_CASE, init=st.integers(0, 400_000))
 def test_cono_mid_word_changes_nothing_before_it(dx, dy, hit, resume, init) -> None:
     """A resume in the middle of a word drops nothing drawn; an initialize at T leaves
     everything before T as it was, even after an earlier resume in the same word."""
@@ -662,6 +667,89 @@ def test_cono_mid_word_changes_nothing_before_it(dx, dy, hit, resume, init) -> N
         p for p in resumed.points() if p[3] <= t_init
     ]
     assert all(p[3] <= t_init for p in both.points())
+
+
+# --- the register table and snapshots -------------------------------------------------
+
+
+def _copy(r: Rig) -> Rig:
+    """A second 340 at ``r``'s time given ``r``'s registers as a snapshot restores
+    them: every one of the table set in order (the word in progress last), then told."""
+    r.d.service(r.t)  # what is due, as a snapshot serves the devices first
+    c = Rig()
+    c.st[S.TIME] = r.t
+    c.d.pen = r.d.pen
+    for reg in r.d.registers:
+        setattr(c.d, reg.attr, getattr(r.d, reg.attr))
+    c.d.registers_changed()
+    return c
+
+
+def _visible(r: Rig, until: int) -> list[tuple[int, ...]]:
+    """What the processor sees at each of the 340's events up to ``until``."""
+    seen = []
+    while (e := r.d.next_event()) <= until:
+        r.run_to(e)
+        seen.append((r.t, r.coni(), r.d.data_in(), r.d.requests()))
+    r.run_to(until)
+    return seen
+
+
+@settings(max_examples=80, deadline=None)
+@given(**LP_CASE, cut=st.integers(0, 400_000), init=st.integers(0, 400_000))
+def test_a_snapshot_in_mid_word_goes_on_as_the_340_would(dx, dy, hit, resume, cut,
+                                                         init) -> None:  # fmt: skip
+    """Copied at any moment (in a vector, paused on a light-pen hit, after a resume),
+    a 340 given the registers goes on exactly as the one it was copied from: the same
+    points after that moment, the same CONI, DATAI and requests at every event, through
+    a later resume or initialize."""
+    words = [vec(dx, dy), vec(-dx, -dy)]
+    pen = (500 + dx * hit // 60, 500 + dy * hit // 60)
+    conos = sorted([(resume, 0o67), (max(init, resume + 1), 0o167)])
+    r = _lp_run(words, pen, [c for c in conos if c[0] <= cut], until=cut)
+    c = _copy(r)
+    t0 = r.t - cut
+    runs = []
+    for rig in (r, c):
+        seen = []
+        for at, value in conos:
+            if at > cut:
+                seen += _visible(rig, t0 + at)
+                rig.d.cono(value)
+        seen += _visible(rig, t0 + 10**7)
+        runs.append((seen, [p for p in rig.points() if p[3] > t0 + cut]))
+    assert runs[1] == runs[0]
+    assert [getattr(c.d, reg.attr) for reg in c.d.registers[:-3]] == [
+        getattr(r.d, reg.attr) for reg in r.d.registers[:-3]
+    ]
+
+
+def test_the_word_in_progress_is_refused_when_malformed() -> None:
+    r = rig_at(100, 100, 4)
+    r.d.datao((vec(50, 0) << 18) | vec(-50, 0))
+    r.run_to(r.t + 20_000)
+    check = r.d.register("plan").check
+    good = r.d.plan
+    check(good)  # a busy 340: the word, its start and the state it started from
+    for bad, why in [
+        (good[:-3], "not a list of numbers"),
+        (b"", "no state"),
+        ((9).to_bytes(8, "little") + good[8:], "no state"),
+        (good[:72], "no word in progress"),
+        ((0).to_bytes(8, "little") + good[8:], "not busy"),
+        (good[:72] + (1 << 18).to_bytes(8, "little") + good[80:], "out of range"),  # the word
+    ]:
+        with pytest.raises(ValueError, match=why):
+            check(bad)
+
+
+def test_a_deposit_between_words_shows_in_coni_at_once() -> None:
+    r = rig_at(100, 100, 4)
+    r.settle()
+    assert (r.coni() >> 15) & 7 == 4
+    r.d.mode = 1
+    r.d.registers_changed()
+    assert (r.coni() >> 15) & 7 == 1
 
 
 def test_keep_ns_bounds_the_point_list_and_keeps_the_recent_points() -> None:

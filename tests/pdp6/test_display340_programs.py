@@ -20,6 +20,7 @@ from pdp6 import Machine
 from pdp6.devices import chargen342 as cg
 from pdp6.devices.display340 import Display340, attach_display
 from pdp6.render import load_png, render, save_png
+from pdp6.snapshot import read_snapshot, restore, save
 
 from .dis340_helpers import brm_moves
 
@@ -43,8 +44,9 @@ def assemble(name: str, patch: dict[str, str] | None = None) -> midas.Program:
     return program
 
 
-def run(name: str, engine: str | None = None, patch: dict[str, str] | None = None,
-        limit: int = 5_000_000) -> tuple[Machine, Display340, midas.Program]:  # fmt: skip
+def loaded(name: str, engine: str | None = None, patch: dict[str, str] | None = None
+           ) -> tuple[Machine, Display340, midas.Program]:  # fmt: skip
+    """A machine with a 340, the program in core and the PC at its start."""
     program = assemble(name, patch)
     m = Machine(engine=engine)
     for addr, word in program.words.items():
@@ -52,6 +54,12 @@ def run(name: str, engine: str | None = None, patch: dict[str, str] | None = Non
     m.pc = program.start
     d = Display340()
     m.attach(d)
+    return m, d, program
+
+
+def run(name: str, engine: str | None = None, patch: dict[str, str] | None = None,
+        limit: int = 5_000_000) -> tuple[Machine, Display340, midas.Program]:  # fmt: skip
+    m, d, program = loaded(name, engine, patch)
     stop = m.run(max_instructions=limit)
     assert stop.reason == "halt", stop
     return m, d, program
@@ -195,6 +203,33 @@ def test_refresh_loop_like_mac_hack() -> None:
     # the board: 9 + 9 lines of 48 steps of 8 units, corners at (320,160), (704,544)
     xs = [x for x, _, _, _ in pts[:k]]
     assert min(xs) == 320 and max(xs) == 704
+
+
+@pytest.mark.parametrize("stop_after", [300, 1_234, 3_001, 4_800])
+def test_a_snapshot_of_the_refresh_loop_runs_on_as_the_machine_did(
+    tmp_path: Path, stop_after: int
+) -> None:
+    """Saved at any instruction (the 340 in mid-word, words in the 344's buffer),
+    restored into a new machine with a new 340: the same points from then on and the
+    same machine at the end."""
+    m, d, _ = loaded("dis340_refresh.mid")
+    assert m.run(max_instructions=stop_after).reason != "halt"
+    assert d.coni() & 0o200 == 0  # (the 340 is drawing a word)
+    snap = tmp_path / "refresh.snap"
+    save(m, snap)
+    t_saved = m.elapsed_ns
+    m2 = Machine()
+    d2 = Display340()
+    m2.attach(d2)
+    restore(m2, read_snapshot(snap))
+    assert m2.elapsed_ns == t_saved and d2.coni() == d.coni()
+    for machine in (m, m2):
+        assert machine.run(max_instructions=5_000_000).reason == "halt"
+    assert [p for p in d2.points.as_tuples() if p[3] > t_saved] == [
+        p for p in d.points.as_tuples() if p[3] > t_saved
+    ]
+    assert (m2.pc, m2.elapsed_ns, d2.coni(), d2.words) == (m.pc, m.elapsed_ns, d.coni(), d.words)
+    assert list(m2.memory[0:0o2000]) == list(m.memory[0:0o2000])
 
 
 def test_attach_display_writes_png_and_gif(tmp_path: Path) -> None:
