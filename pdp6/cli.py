@@ -16,7 +16,14 @@ import click
 
 from . import jit as jitmod
 from .cpu import engines
-from .options import MachineSettings, ProgramSettings, machine_options, program_options
+from .options import (
+    DisplaySettings,
+    MachineSettings,
+    ProgramSettings,
+    display_options,
+    machine_options,
+    program_options,
+)
 
 EXIT_TIME_LIMIT = 3
 EXIT_INTERRUPTED = 130
@@ -193,8 +200,12 @@ def _start_at(dbg: Any, start: str | None) -> None:
         dbg.m.pc = dbg.address(start)
 
 
-def _attach_display(machine: Any, live: bool, png: Path | None, gif: Path | None) -> Any:
-    """Put the Type 340 on the machine: a live window and/or picture files."""
+def _attach_display(machine: Any, display: DisplaySettings) -> Any:
+    """Put the Type 340 on the machine, if the options ask for it: a live window and/or
+    picture files.  None if they do not."""
+    if not display.wanted:
+        return None
+    live, png, gif = display.display, display.display_png, display.display_gif
     try:
         from .devices.display340 import attach_display
     except ImportError:
@@ -219,17 +230,7 @@ def _attach_display(machine: Any, live: bool, png: Path | None, gif: Path | None
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @machine_options
 @program_options
-@click.option("--display", is_flag=True, help="Show the Type 340 display in a window.")
-@click.option(
-    "--display-png",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Attach the 340 and save its screen at the end of the run as this PNG.",
-)
-@click.option(
-    "--display-gif",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Attach the 340 and save the run as this animated GIF.",
-)
+@display_options
 @click.option(
     "--max-seconds",
     type=click.FloatRange(min=0, min_open=True),
@@ -270,8 +271,8 @@ def _attach_display(machine: Any, live: bool, png: Path | None, gif: Path | None
 )
 @click.option("-v", "--verbose", is_flag=True, help="Say why and where the run ended.")
 def run(
-    file: Path, machine: MachineSettings, program: ProgramSettings, display: bool,
-    display_png: Path | None, display_gif: Path | None, max_seconds: float | None,
+    file: Path, machine: MachineSettings, program: ProgramSettings, display: DisplaySettings,
+    max_seconds: float | None,
     trace_path: Path | None, grace: float, boot: bool, ptr: Path | None, ptp: Path | None,
     verbose: bool,
 ) -> None:  # fmt: skip
@@ -324,9 +325,7 @@ def run(
             dbg.attach_tape("ptp", ptp)
     except DebugError as exc:
         raise click.ClickException(str(exc)) from None
-    screen = None
-    if display or display_png or display_gif:
-        screen = _attach_display(dbg.m, display, display_png, display_gif)
+    screen = _attach_display(dbg.m, display)
     hook = _trace_hook(trace_path, dbg)
     runner = Runner(dbg.m, dbg.tty, stop=dbg.stop_flag, grace_us=grace * 1e6, hook=hook)
     until = None if max_seconds is None else dbg.m.elapsed_us + max_seconds * 1e6
@@ -393,12 +392,13 @@ def _console_options(func: Callable[..., Any]) -> Callable[..., Any]:
     ]  # fmt: skip
     for option in reversed(options):
         func = option(func)
-    return machine_options(func)
+    return machine_options(display_options(func))
 
 
 def _session(
     setup: Callable[[Any], None], scripts: tuple[Path, ...], commands: tuple[str, ...],
-    machine: MachineSettings, prompt: str, program: ProgramSettings | None = None,
+    machine: MachineSettings, display: DisplaySettings, prompt: str,
+    program: ProgramSettings | None = None,
 ) -> None:  # fmt: skip
     """Build the machine, run ``setup``, the scripts and commands, then the prompt (on a
     terminal) or the commands on standard input."""
@@ -408,6 +408,7 @@ def _session(
     interactive = sys.stdin.isatty()
     host = _host(interactive, machine, read_stdin=False)
     dbg = _debugger(host, machine, program=program)
+    screen = _attach_display(dbg.m, display)
     console = Console(dbg, sys.stdout, terminal=host if interactive else None, prompt=prompt)
     try:
         setup(console)
@@ -425,6 +426,8 @@ def _session(
         else:
             console.run_lines(sys.stdin, echo=True)
     console.finish()
+    for message in _write_outputs(screen, None, dbg, punch=False):
+        click.echo(f"pdp6: {message}", err=True)
     if console.failures:
         click.echo(f"pdp6: {console.failures} command(s) failed (the lines starting with ?)",
                    err=True)  # fmt: skip
@@ -439,7 +442,7 @@ def _session(
 @program_options
 def console(
     file: Path | None, scripts: tuple[Path, ...], commands: tuple[str, ...],
-    machine: MachineSettings, program: ProgramSettings,
+    machine: MachineSettings, program: ProgramSettings, display: DisplaySettings,
 ) -> None:  # fmt: skip
     """The programmer's console: examine, deposit, break, step, go, attach, boot, save.
 
@@ -463,7 +466,7 @@ def console(
             _start_at(con.dbg, program.start)
             con.say(f"PC at {con.dbg.name(con.dbg.m.pc)} (--start)")
 
-    _session(setup, scripts, commands, machine, "pdp6> ", program)
+    _session(setup, scripts, commands, machine, display, "pdp6> ", program)
 
 
 @main.command()
@@ -478,7 +481,7 @@ def console(
 )
 def debug(
     source: Path, scripts: tuple[Path, ...], commands: tuple[str, ...],
-    machine: MachineSettings, midas_args: tuple[str, ...],
+    machine: MachineSettings, display: DisplaySettings, midas_args: tuple[str, ...],
 ) -> None:  # fmt: skip
     """Assemble SOURCE with midas and debug it at source level.
 
@@ -506,7 +509,7 @@ def debug(
             if line:
                 con.say(line)
 
-        _session(setup, scripts, commands, machine, "debug> ")
+        _session(setup, scripts, commands, machine, display, "debug> ")
 
 
 def _assemble(source: Path, binary: Path, midas_args: tuple[str, ...]) -> None:

@@ -3,7 +3,8 @@
 Every command that builds a machine (run, console, debug) takes the machine options:
 teletype speed and printing, the execute loop, core size, the data switches.  Run and
 console, which take a binary, also take the program options: where to start, how many
-halts to go on past, whether to load blocks whose checksum disagrees.  These are what
+halts to go on past, whether to load blocks whose checksum disagrees.  All three take the
+display options (the Type 340 in a window or as pictures).  These are what
 running DEC's diagnostics and the binaries from the ITS archives needs (see
 ``docs/period-software.md``).  Collected into :class:`MachineSettings` and
 :class:`ProgramSettings`, a new option is one field, not another argument threaded
@@ -17,6 +18,7 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import click
@@ -50,6 +52,19 @@ class ProgramSettings:
     start: str | None  # an address expression, read once the program's symbols are known
     continue_halts: int
     ignore_checksum: bool
+
+
+@dataclass(frozen=True)
+class DisplaySettings:
+    """Whether to attach the Type 340, and where its picture goes."""
+
+    display: bool  # a live window
+    display_png: Path | None
+    display_gif: Path | None
+
+    @property
+    def wanted(self) -> bool:
+        return self.display or self.display_png is not None or self.display_gif is not None
 
 
 def _baud(_ctx: click.Context, _param: click.Parameter, value: str) -> int | None:
@@ -126,4 +141,12 @@ program_options = _grouped(ProgramSettings, "program", [
     click.option("--ignore-checksum", is_flag=True,
                  help="Load SBLK blocks whose checksum disagrees, with a warning for each, "
                  "instead of refusing the file (to repair a word in the console)."),
+])  # fmt: skip
+
+display_options = _grouped(DisplaySettings, "display", [
+    click.option("--display", is_flag=True, help="Show the Type 340 display in a window."),
+    click.option("--display-png", type=click.Path(dir_okay=False, path_type=Path),
+                 help="Attach the 340 and save its screen at the end as this PNG."),
+    click.option("--display-gif", type=click.Path(dir_okay=False, path_type=Path),
+                 help="Attach the 340 and save what it drew as this animated GIF."),
 ])  # fmt: skip

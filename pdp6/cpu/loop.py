@@ -223,7 +223,9 @@ def run(mem, st, io, ioq, optab, bp, max_n: int) -> int:
     """Execute up to ``max_n`` instructions; return a REASON_* code.
 
     A breakpoint (``bp[pc] != 0``) stops before the instruction, except at the first
-    instruction of a run (``st[FIRST]``), so that continuing from a breakpoint works.
+    instruction of a run (``st[FIRST]``), so that continuing from a breakpoint works.  An
+    interrupt that moves the PC (a JSR at 40+2n) ends that exemption: the routine's first
+    instruction is a new one, and its breakpoint stops the run.
     """
     n = 0
     reason = REASON_LIMIT
@@ -240,7 +242,10 @@ def run(mem, st, io, ioq, optab, bp, max_n: int) -> int:
                 pi_latch(st)
                 bit = pi_takeable(st)
             if bit or st[PI_CYCLE]:
+                before = st[PC]
                 interrupt(mem, st, io, ioq, optab, bit)
+                if st[PC] != before:
+                    first = 0
                 n += 1
                 if st[REASON] or st[IOQ_N]:
                     reason = st[REASON] if st[REASON] else REASON_IO

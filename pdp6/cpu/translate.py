@@ -842,7 +842,7 @@ class BlockEngine:
             self.slow_steps += ran
             if self.why is not None:
                 self.why[self.slow_reason(st, pc, b, quiet, left + ran, danger)] += ran
-            first = first and not ran
+            first = first and st[FIRST]  # (an interrupt that left the PC keeps it)
             pc = st[PC]
             quiet = None
             if code == REASON_BREAK and not (bp[pc] and not first):

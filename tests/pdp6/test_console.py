@@ -11,7 +11,9 @@ from click.testing import CliRunner, Result
 from pdp6.cli import main
 
 from .console_helpers import (
+    ROOT,
     Programs,
+    assemble,
     programs_fixture,  # noqa: F401  (the programs fixture)
     replies,
 )
@@ -317,3 +319,27 @@ def test_a_file_that_never_ends_is_refused(echo_console) -> None:
 def test_save_to_a_full_disk(echo_console) -> None:
     r = echo_console("save /dev/full\n", status=1)
     assert r["save /dev/full"] == "?save: cannot write snapshot /dev/full: No space left on device"
+
+
+def test_the_340_on_the_console_is_examined_saved_and_drawn(tmp_path: Path) -> None:
+    """--display-png puts a 340 on the console's machine: its registers are examined,
+    a snapshot holds it (nothing is left out), and the picture is written at the end."""
+    from PIL import Image
+
+    binary = assemble(ROOT / "tests/pdp6/programs/dis340_refresh.mid", tmp_path / "r.bin")
+    png, snap = tmp_path / "screen.png", tmp_path / "r.snap"
+    result = console(str(binary), "--display-png", str(png), commands="\n".join([
+        "break SPEC+1", "go", "examine dis.stop dis.words", f"save {snap}", "delete all",
+        "continue", f"restore {snap}", "e dis.stop dis.words", "c", "e dis.words", "quit",
+    ]))  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = replies(result)
+    assert out["go"].startswith("breakpoint at SPEC+1")  # the first refresh is drawn
+    assert out["examine dis.stop dis.words"] == "DIS.STOP/ 1\nDIS.WORDS/ 128"
+    assert out[f"save {snap}"] == f"machine state saved to {snap}"  # (no "not saved: DIS")
+    assert out["continue"].startswith("halted at WAIT+2")
+    assert out["e dis.stop dis.words"] == "DIS.STOP/ 1\nDIS.WORDS/ 128"
+    assert out["c"].startswith("halted at WAIT+2")
+    assert out["e dis.words"] == "DIS.WORDS/ 640"  # five refreshes of 128 words
+    with Image.open(png) as picture:
+        assert picture.convert("L").getextrema()[1] > 100  # the board was drawn

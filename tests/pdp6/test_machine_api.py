@@ -8,7 +8,7 @@ import pytest
 from pdp6 import Device, Machine
 from pdp6.cpu.engines import ALL_ENGINES, ENGINES
 
-from .conftest import FlagDevice, halt, ins
+from .conftest import FlagDevice, halt, ins, io
 
 CORE = 1 << 18
 
@@ -233,6 +233,50 @@ class TestBreakpoints:
         assert m.memory[0o200] == 1
         m.run(max_instructions=100)
         assert m.memory[0o200] == 2
+
+    def test_a_breakpoint_in_an_interrupt_routine_entered_at_once(self, machine) -> None:
+        """An interrupt waiting when a run starts (here: continuing from a breakpoint) goes
+        to its routine before the first instruction: the routine's breakpoint stops the
+        run (it used to be passed, as the exemption of a run's first instruction)."""
+        m = machine
+        dev = m.attach(FlagDevice(0o770))
+        m.memory[0o100] = io("CONO", "PI", 0o2377)
+        m.memory[0o101] = io("CONO", 0o770, 3)  # PIA 3
+        m.memory[0o102] = ins("AOS", 0, 0o700)
+        m.memory[0o103] = halt(0o103)
+        m.memory[0o46] = ins("JSR", 0, 0o600)
+        m.memory[0o601] = io("CONO", 0o770, 0o23)  # flag cleared
+        m.memory[0o602] = ins("JRST", 0o10, 0o600, i=1)
+        m.pc = 0o100
+        m.breakpoints.update({0o102, 0o601})
+        assert m.run(max_instructions=100).pc == 0o102
+        dev.cono(0o13)  # the flag rises while the machine is stopped
+        m.bus.publish(dev)
+        stop = m.run(max_instructions=100)
+        assert (stop.reason, stop.pc, m.memory[0o600] & 0o777777) == ("breakpoint", 0o601, 0o102)
+        assert m.run(max_instructions=100).reason == "breakpoint"  # back at 102
+        assert m.run(max_instructions=100).reason == "halt" and m.memory[0o700] == 1
+        assert dev.conos == [3, 0o13, 0o23]
+
+    def test_a_data_interrupt_does_not_hold_a_run_at_its_breakpoint(self, machine) -> None:
+        """A BLKO interrupt leaves the PC where it was: continuing from a breakpoint with
+        one waiting still runs the instruction at the breakpoint."""
+        m = machine
+        dev = m.attach(FlagDevice(0o770))
+        m.memory[0o100] = io("CONO", "PI", 0o2377)
+        m.memory[0o101] = io("CONO", 0o770, 3)  # PIA 3
+        m.memory[0o102] = ins("AOS", 0, 0o700)
+        m.memory[0o103] = halt(0o103)
+        m.memory[0o46] = io("BLKO", 0o770, 0o650)
+        m.memory[0o650] = (-10 & 0o777777) << 18 | 0o1000
+        m.memory[0o1001] = 0o1234
+        m.pc = 0o100
+        m.breakpoints.add(0o102)
+        assert m.run(max_instructions=100).pc == 0o102
+        dev.cono(0o13)  # the flag rises while the machine is stopped
+        m.bus.publish(dev)
+        assert m.run(max_instructions=100).reason == "halt"
+        assert dev.received == [0o1234] and m.memory[0o700] == 1
 
     def test_step_ignores_a_breakpoint_at_pc(self, machine) -> None:
         self.program(machine)
