@@ -234,24 +234,35 @@ class TestBreakpoints:
         m.run(max_instructions=100)
         assert m.memory[0o200] == 2
 
-    def test_a_breakpoint_in_an_interrupt_routine_entered_at_once(self, machine) -> None:
-        """An interrupt waiting when a run starts (here: continuing from a breakpoint) goes
-        to its routine before the first instruction: the routine's breakpoint stops the
-        run (it used to be passed, as the exemption of a run's first instruction)."""
-        m = machine
+    def stopped_as_a_request_rises(self, m: Machine, routine: dict[int, int]) -> FlagDevice:
+        """Channel 3's instruction (at 46) and its routine in core; the main program
+        (AOS 700, then a halt) stopped at a breakpoint at 102 just as a device on
+        channel 3 raises its flag."""
         dev = m.attach(FlagDevice(0o770))
         m.memory[0o100] = io("CONO", "PI", 0o2377)
         m.memory[0o101] = io("CONO", 0o770, 3)  # PIA 3
         m.memory[0o102] = ins("AOS", 0, 0o700)
         m.memory[0o103] = halt(0o103)
-        m.memory[0o46] = ins("JSR", 0, 0o600)
-        m.memory[0o601] = io("CONO", 0o770, 0o23)  # flag cleared
-        m.memory[0o602] = ins("JRST", 0o10, 0o600, i=1)
+        for addr, word in routine.items():
+            m.memory[addr] = word
         m.pc = 0o100
-        m.breakpoints.update({0o102, 0o601})
+        m.breakpoints.add(0o102)
         assert m.run(max_instructions=100).pc == 0o102
         dev.cono(0o13)  # the flag rises while the machine is stopped
         m.bus.publish(dev)
+        return dev
+
+    def test_a_breakpoint_in_an_interrupt_routine_entered_at_once(self, machine) -> None:
+        """An interrupt waiting when a run starts (here: continuing from a breakpoint) goes
+        to its routine before the first instruction: the routine's breakpoint stops the
+        run (it used to be passed, as the exemption of a run's first instruction)."""
+        m = machine
+        dev = self.stopped_as_a_request_rises(m, {
+            0o46: ins("JSR", 0, 0o600),
+            0o601: io("CONO", 0o770, 0o23),  # flag cleared
+            0o602: ins("JRST", 0o10, 0o600, i=1),
+        })  # fmt: skip
+        m.breakpoints.add(0o601)
         stop = m.run(max_instructions=100)
         assert (stop.reason, stop.pc, m.memory[0o600] & 0o777777) == ("breakpoint", 0o601, 0o102)
         assert m.run(max_instructions=100).reason == "breakpoint"  # back at 102
@@ -262,19 +273,11 @@ class TestBreakpoints:
         """A BLKO interrupt leaves the PC where it was: continuing from a breakpoint with
         one waiting still runs the instruction at the breakpoint."""
         m = machine
-        dev = m.attach(FlagDevice(0o770))
-        m.memory[0o100] = io("CONO", "PI", 0o2377)
-        m.memory[0o101] = io("CONO", 0o770, 3)  # PIA 3
-        m.memory[0o102] = ins("AOS", 0, 0o700)
-        m.memory[0o103] = halt(0o103)
-        m.memory[0o46] = io("BLKO", 0o770, 0o650)
-        m.memory[0o650] = (-10 & 0o777777) << 18 | 0o1000
-        m.memory[0o1001] = 0o1234
-        m.pc = 0o100
-        m.breakpoints.add(0o102)
-        assert m.run(max_instructions=100).pc == 0o102
-        dev.cono(0o13)  # the flag rises while the machine is stopped
-        m.bus.publish(dev)
+        dev = self.stopped_as_a_request_rises(m, {
+            0o46: io("BLKO", 0o770, 0o650),
+            0o650: (-10 & 0o777777) << 18 | 0o1000,
+            0o1001: 0o1234,
+        })  # fmt: skip
         assert m.run(max_instructions=100).reason == "halt"
         assert dev.received == [0o1234] and m.memory[0o700] == 1
 
