@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -10,8 +12,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = [ROOT / "README.md", ROOT / "docs" / "machine.md", ROOT / "docs" / "plausibility.md"]
-SLOW_PAGES = [ROOT / "docs" / "machack.md"]  # (its example searches 300 positions: a minute)
+DOCS = ROOT / "docs"
+PAGES = [ROOT / "README.md", DOCS / "machine.md", DOCS / "midas.md", DOCS / "plausibility.md"]
+SLOW_PAGES = [DOCS / "machack.md"]  # (its example searches 300 positions: a minute)
 BLOCK = re.compile(r"```python\n(.*?)```", re.S)
 
 
@@ -44,9 +47,9 @@ def test_the_debugger_example_runs(
     run_example("debugging.md#0", code, capsys)
 
 
-def run_example(where: str, code: str, capsys: pytest.CaptureFixture[str]) -> None:
+def run_example(where: str, code: str, capsys: pytest.CaptureFixture[str]) -> str:
     """Run the example; where it prints, the comment beside the print names what it
-    shows, and every word of that comment must be in the output."""
+    shows, and every word of that comment must be in the output (returned)."""
     exec(compile(code, where, "exec"), {})
     out = capsys.readouterr().out
     for line in code.splitlines():
@@ -55,3 +58,20 @@ def run_example(where: str, code: str, capsys: pytest.CaptureFixture[str]) -> No
             for token in m.group(1).split():
                 if token != "...)":
                     assert token.rstrip(",") in out, f"{where}: {token!r} not in {out!r}"
+    return out
+
+
+def test_the_uci_example_runs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/uci.md plays one move through python-chess's engine module, with `machack`
+    found on the PATH as an installed command is."""
+    import chess
+
+    (code,) = BLOCK.findall((ROOT / "docs" / "uci.md").read_text())
+    bin_dir = str(Path(sys.executable).parent)
+    monkeypatch.setenv("PATH", bin_dir + os.pathsep + os.environ.get("PATH", ""))
+    if shutil.which("machack") is None:
+        pytest.skip("the machack command is not installed beside this Python")
+    (move,) = run_example("uci.md#0", code, capsys).split() or [""]
+    assert chess.Move.from_uci(move) in chess.Board().legal_moves
