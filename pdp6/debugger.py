@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .checksum import BadBlock
+from .devices.display340 import Display340
 from .devices.papertape import PaperTapePunch, PaperTapeReader, tape_frames
 from .devices.teletype import Teletype, TeletypeHost
 from .disasm import SymbolTable, disassemble
@@ -582,12 +583,9 @@ class Debugger:
             coni = dev.coni()
             line = f"{dev.name:<4} {code:03o}  CONI {coni:06o}"
             if dev is self.tty:
-                t = self.tty
-                speed = f"{t.baud} baud" if t.baud else "fast"
-                line += (
-                    f"  {speed}; {t.characters_in} in, {t.characters_out} out; "
-                    f"last key {t.input_char:03o}"
-                )
+                line += f"  {self.tty.baud} baud" if self.tty.baud else "  fast"
+            elif isinstance(dev, Display340):
+                line += f"  {_DIS_STATES[dev.state_name]}"
             elif dev is self.ptr:
                 path = self.tape_files.get("ptr")
                 line += f"  {path or 'no tape'}; {self.ptr.remaining} frames left"
@@ -628,6 +626,10 @@ class Debugger:
                 call = ret - 1
                 frames.append(f"#{len(frames)}  {self.name(call)}{self._line_suffix(call)}")
         return frames
+
+
+_DIS_STATES = {"idle": "ready for data", "busy": "drawing a word",
+               "paused": "paused by the light pen", "stopped": "stopped"}  # fmt: skip
 
 
 def _register_lines(dev: Device, width: int = 88) -> list[str]:

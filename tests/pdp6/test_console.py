@@ -187,7 +187,7 @@ def test_state_commands(echo_console) -> None:
     r = echo_console("registers\nshow devices\nshow symbols T\nshow breaks\nwhere\nstack 1\n"
                      "list\nset tty 300\nset stack 16\nset switches 1,,2\nreset\n")  # fmt: skip
     assert r["registers"].startswith("PC 000100 GO (000100)   flags 000000 (-)")
-    assert "TTY  120  CONI 000000  fast; 0 in, 0 out" in r["show devices"]
+    assert "TTY  120  CONI 000000  fast\n" in r["show devices"]
     assert r["show symbols T"] == "TYI      000000000116\nTYO      000000000123"
     assert r["show breaks"] == "no breakpoints"
     assert r["where"] == "#0  GO (000100), echo.mid:11"
@@ -329,12 +329,14 @@ def test_the_340_on_the_console_is_examined_saved_and_drawn(tmp_path: Path) -> N
     binary = assemble(ROOT / "tests/pdp6/programs/dis340_refresh.mid", tmp_path / "r.bin")
     png, snap = tmp_path / "screen.png", tmp_path / "r.snap"
     result = console(str(binary), "--display-png", str(png), commands="\n".join([
-        "break SPEC+1", "go", "examine dis.stop dis.words", f"save {snap}", "delete all",
+        "break SPEC+1", "go", "show devices", "examine dis.stop dis.words", f"save {snap}",
+        "delete all",
         "continue", f"restore {snap}", "e dis.stop dis.words", "c", "e dis.words", "quit",
     ]))  # fmt: skip
     assert result.exit_code == 0, result.output
     out = replies(result)
     assert out["go"].startswith("breakpoint at SPEC+1")  # the first refresh is drawn
+    assert "\nDIS  130  CONI 000467  stopped\n      PIA_DATA 7  PIA_SPEC 6" in out["show devices"]
     assert out["examine dis.stop dis.words"] == "DIS.STOP/ 1\nDIS.WORDS/ 128"
     assert out[f"save {snap}"] == f"machine state saved to {snap}"  # (no "not saved: DIS")
     assert out["continue"].startswith("halted at WAIT+2")
