@@ -1,6 +1,6 @@
 """PDP-6 single-precision floating point: decimal text to words, and the .OP arithmetic.
 
-Format (``shared/docs/pdp6-reference.md`` 1.7): sign bit, 8-bit excess-128 exponent,
+Format (``docs/sources/pdp6-reference.md`` 1.7): sign bit, 8-bit excess-128 exponent,
 27-bit fraction, normalized so that the fraction lies in [1/2, 1); a negative number is
 the two's complement of the whole word.
 """

@@ -2,7 +2,7 @@
 checksum implies.
 
 A block's checksum is ``acc = rotate_left_1(acc) + word`` over the header and the data
-words (reference: ``shared/docs/midas-reference.md`` section 2.2).  Binaries that survive
+words (reference: ``docs/sources/midas-reference.md`` section 2.2).  Binaries that survive
 from the 1960s were copied from tape to tape for decades, and a few did not come through
 whole: the late-1960s Mac Hack image has one block whose checksum disagrees.  Loading
 such a block is the user's choice (``--ignore-checksum``); repairing it is theirs too,

@@ -2,7 +2,7 @@
 
 Everything that knows about opcodes reads this module: the CPU's dispatch and timing,
 the MIDAS assembler's predefined symbols, the disassembler and the debugger.
-Sources: ``shared/docs/pdp6-reference.md`` section 1.3 (the PDP-6 opcode map) and the
+Sources: ``docs/sources/pdp6-reference.md`` section 1.3 (the PDP-6 opcode map) and the
 MIDAS 73 initial symbol table for the device names and aliases.
 
 Families name the execute routine; modes name the operand/result routing:

@@ -1,6 +1,6 @@
 """Reading SBLK and RIM binaries into memory, and the format details they share with MIDAS.
 
-Both formats are described in ``shared/docs/midas-reference.md`` section 2:
+Both formats are described in ``docs/sources/midas-reference.md`` section 2:
 
 * **RIM** (PDP-6 read-in): pairs ``DATAI PTR,addr`` / ``data``; the first word that is not
   a ``DATAI`` is the transfer word, executed by the RIM loader (normally ``JRST start``),

@@ -1,5 +1,5 @@
 """Perft through the teletype: the program's legal move generator against the
-published counts (chessprogramming wiki, `shared/chess/perft.json`), and MOVES against
+published counts (the Chessprogramming wiki's *Perft Results*), and MOVES against
 python-chess on random positions reached by random play."""
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ fixture is parametrized over both engines (``pdp6.cpu.engines.ENGINES``), so eac
 runs on the numba-compiled loop and on the plain-Python one.
 
 Expected values in the test files are worked out by hand from
-``/work/shared/docs/pdp6-reference.md``; the section is cited next to each rule.
+``docs/sources/pdp6-reference.md``; the section is cited next to each rule.
 """
 
 from __future__ import annotations
