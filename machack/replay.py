@@ -21,6 +21,7 @@ reports the ambiguity.  Any other refusal is a failure.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -49,6 +50,7 @@ class RecordedGame:
     white: str = ""
     black: str = ""
     times: list[str] = field(default_factory=list)  # per ply as printed: '' none, BOOK
+    unreadable: str = ""  # where the record stops making sense ('' if it never does)
 
     def time_of(self, ply: int) -> str:
         return self.times[ply] if ply < len(self.times) else ""
@@ -79,20 +81,38 @@ class ReplayResult:
 
 # --- reading files ----------------------------------------------------------------------
 def read_pgn(path: Path) -> list[RecordedGame]:
-    """Every game of a PGN file, typed as coordinate moves."""
+    """Every game of a PGN file, typed as coordinate moves.  A game whose moves stop
+    being legal is kept up to there, with ``unreadable`` saying where."""
     games = []
-    with path.open(encoding="utf-8", errors="replace") as handle:
-        while True:
-            game = chess.pgn.read_game(handle)
-            if game is None:
-                break
-            board = game.board()
-            moves = list(game.mainline_moves())
-            name = path.stem if not games else f"{path.stem}#{len(games) + 1}"
-            typed = [m.uci().upper() for m in moves]
-            white, black = game.headers.get("White", ""), game.headers.get("Black", "")
-            games.append(RecordedGame(name, board.fen(), typed, moves, "pgn", white, black))
+    pgn_log = logging.getLogger("chess.pgn")  # (it logs what game.errors holds)
+    level = pgn_log.level
+    pgn_log.setLevel(logging.CRITICAL)
+    try:
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            while (game := chess.pgn.read_game(handle)) is not None:
+                games.append(_recorded(game, path, len(games)))
+    finally:
+        pgn_log.setLevel(level)
     return games
+
+
+def _recorded(game: chess.pgn.Game, path: Path, index: int) -> RecordedGame:
+    board = game.board()
+    start = board.fen()
+    moves = list(game.mainline_moves())
+    name = path.stem if not index else f"{path.stem}#{index + 1}"
+    typed = [m.uci().upper() for m in moves]
+    white, black = game.headers.get("White", ""), game.headers.get("Black", "")
+    recorded = RecordedGame(name, start, typed, moves, "pgn", white, black)
+    if game.errors:
+        for move in moves:
+            board.push(move)
+        side = "White" if board.turn else "Black"
+        why = str(game.errors[0]).split(" in ", 1)[0]  # (the FEN after it is the position)
+        recorded.unreadable = (
+            f"the record cannot be read from move {board.fullmove_number} ({side}): {why}"
+        )
+    return recorded
 
 
 def descriptive_moves(block: str) -> tuple[str, dict[str, str], list[str], list[str]]:
@@ -146,10 +166,15 @@ def read_descriptive(path: Path) -> list[RecordedGame]:
 
 
 def read_games(path: Path) -> list[RecordedGame]:
-    """Games from a file: PGN by its suffix, otherwise the descriptive format."""
-    if path.suffix.lower() == ".pgn":
-        return read_pgn(path)
-    return read_descriptive(path)
+    """Games from a file: PGN by its suffix, otherwise the descriptive format.  A file
+    with no game in it is a ValueError."""
+    games = read_pgn(path) if path.suffix.lower() == ".pgn" else read_descriptive(path)
+    if not games:
+        raise ValueError(
+            f"{path}: no games in it (PGN, in a file named .pgn, or the descriptive format "
+            "of machack/games/1967/descriptive.txt)"
+        )
+    return games
 
 
 # --- replaying --------------------------------------------------------------------------
@@ -187,6 +212,9 @@ def replay_game(
         claimed += [x for x in reply.after_ack if x.startswith(RESULT_WORDS)]
         if log:
             log(f"{label:<18} {fen}")
+    if result.ok and game.unreadable:
+        result.ok = False
+        result.problems.append(game.unreadable)
     if result.ok:
         if board.is_checkmate():
             result.mate_announced = any(x.startswith("CHECKMATE") for x in last_lines)
@@ -214,7 +242,8 @@ def replay_files(
         try:
             games = read_games(path)
         except (OSError, ValueError) as exc:
-            results.append(ReplayResult(str(path), ok=False, problems=[str(exc)]))
+            why = str(exc).removeprefix(f"{path}: ")
+            results.append(ReplayResult(str(path), ok=False, problems=[why]))
             continue
         for game in games:
             try:

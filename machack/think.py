@@ -96,6 +96,8 @@ def think_game(
             result.problem = f"{label}{game.typed[ply]} refused: {' / '.join(reply.lines)}"
             break
         board.push(move)
+    else:
+        result.problem = game.unreadable
     return result
 
 
@@ -133,7 +135,7 @@ def think_files(
         try:
             games = read_games(path)
         except (OSError, ValueError) as exc:
-            results.append(ThinkGame(str(path), problem=str(exc)))
+            results.append(ThinkGame(str(path), problem=str(exc).removeprefix(f"{path}: ")))
             continue
         for game in games:
             if log:

@@ -42,6 +42,27 @@ def test_replay_1967_needs_nothing_beside_the_package() -> None:
     assert "4 of 4 games replayed cleanly" in result.output
 
 
+def test_replay_fails_a_record_that_stops_being_legal(tmp_path: Path) -> None:
+    """A PGN move that is not legal used to end the game there quietly, and the game
+    passed; now the game fails, naming the move, and so does a file with no game."""
+    bad = tmp_path / "bad.pgn"
+    bad.write_text('[Event "x"]\n\n1. e4 e5 2. Ke3 Nc6 *\n')
+    empty = tmp_path / "notes.txt"
+    empty.write_text("not a game\n")
+    result = CliRunner().invoke(main, ["replay", str(bad), str(empty)])
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        "bad: 2 plies FAILED; the record cannot be read from move 2 (White): illegal san: 'Ke3'",
+        f"{empty}: 0 plies FAILED; no games in it (PGN, in a file named .pgn, or the "
+        "descriptive format of machack/games/1967/descriptive.txt)",
+        "0 of 2 games replayed cleanly",
+    ]
+    bad.write_text('[White "Mac Hack VI"]\n\n1. e4 e5 2. Ke3 Nc6 *\n')
+    result = CliRunner().invoke(main, ["replay", "--think", "--set", "SETD 1", str(bad)])
+    assert result.exit_code == 1
+    assert "PROBLEM: the record cannot be read from move 2 (White)" in result.output
+
+
 def test_replay_without_games_is_a_usage_error() -> None:
     result = CliRunner().invoke(main, ["replay"])
     assert result.exit_code == 2
