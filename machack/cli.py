@@ -168,6 +168,8 @@ def play(
     On a fresh machine the game starts at once on the python engine while the
     compiled engine is built in the background; it moves to it when it is ready.
     """
+    if pgn_file is not None:
+        _writable(pgn_file)  # now, not after the whole game
     say = _Say()
     session = _session(say=say, baud=int(baud) if baud else None)
     banner = [text for text in session.banner.split("\n") if text and text != "*"]
@@ -251,8 +253,19 @@ def _close_screen(screen: Screen) -> None:
         click.echo(f"[the game's animation is in {screen.gif}]", err=True)
 
 
+def _writable(path: Path) -> None:
+    """Refuse an output file that cannot be written, before any work goes into it."""
+    from pdp6.hostfiles import OutputFileError, check_writable
+
+    try:
+        check_writable(path)
+    except OutputFileError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
 def _write_play_pgn(session: Session, notes: PlayNotes, colour: str, path: Path) -> None:
-    """The game the program holds, as PGN in ``path`` (see machack.pgn.play_pgn)."""
+    """The game the program holds, as PGN in ``path`` (see machack.pgn.play_pgn); if
+    the file cannot be written after all, the PGN goes to standard error instead."""
     from .pgn import MACHACK, play_pgn
 
     person = "Player at the teletype"
@@ -262,9 +275,15 @@ def _write_play_pgn(session: Session, notes: PlayNotes, colour: str, path: Path)
     try:
         session.run_until_idle()
         text = play_pgn(session, notes, white, black)
+    except (SessionError, ValueError) as exc:
+        raise click.ClickException(f"the PGN was not made: {exc}") from exc
+    try:
         path.write_text(text)
-    except (SessionError, ValueError, OSError) as exc:
-        raise click.ClickException(f"the PGN was not written: {exc}") from exc
+    except OSError as exc:
+        click.echo(text, err=True, nl=False)
+        raise click.ClickException(
+            f"cannot write {path}: {exc.strerror or exc} (the game's PGN is above)"
+        ) from None
     click.echo(f"[the game is in {path}]", err=True)
 
 
@@ -598,6 +617,7 @@ def match(
     except (OSError, chess.engine.EngineError) as exc:
         raise click.ClickException(f"cannot start the opponent {opponent!r}: {exc}") from exc
     path = pgn_file or Path(time.strftime("match-%Y%m%d-%H%M%S.pgn"))
+    _writable(path)
     click.echo(f"{games} games against {name}, {min(concurrency, games)} at a time; PGN: {path}",
                err=True)  # fmt: skip
     progress = matchmod.Progress(games, lambda t: click.echo(t, err=True, nl=False),

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import chess
 import chess.pgn
+import pytest
 from click.testing import CliRunner
 
 from machack.cli import main
@@ -115,6 +116,25 @@ def test_play_writes_the_game_with_emulated_times_and_values(tmp_path: Path) -> 
     assert [n.comment for n in nodes[0::2]] == ["", ""]
     for node in nodes[1::2]:
         assert node.emt() is not None and node.eval() is not None and "value " in node.comment
+
+
+def test_play_refuses_a_pgn_file_it_could_not_write_before_the_game(tmp_path: Path) -> None:
+    """--pgn used to be tried only after the whole game, which was then lost."""
+    target = tmp_path / "no" / "such" / "game.pgn"
+    result = CliRunner().invoke(main, ["play", "--pgn", str(target)], input="P-K4\n")
+    assert result.exit_code == 1
+    assert result.output == f"Error: cannot write {target}: there is no directory {target.parent}\n"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_pgn_that_cannot_be_written_at_the_end_is_shown_instead() -> None:
+    result = CliRunner().invoke(main, ["play", "--depth", "1", "--pgn", "/dev/full"],
+                                input="BOOK OFF\nP-K4\n")  # fmt: skip
+    assert result.exit_code == 1
+    assert "1. e4 " in result.stderr  # the game, on standard error
+    assert result.stderr.endswith(
+        "Error: cannot write /dev/full: No space left on device (the game's PGN is above)\n"
+    )
 
 
 def test_clock_and_eval_texts() -> None:
