@@ -425,7 +425,8 @@ class ExpressionMixin:
             # radix^37 > 2^36: a larger exponent overflows any non-zero value
             value *= radix ** min(exponent, 37)
         if value > MASK36:
-            self.error(f"number {_shown(digits)}{decimal} does not fit in 36 bits", start)
+            written = _shown(self.text[start : self.pos])  # (the exponent as written too)
+            self.error(f"number {written} does not fit in 36 bits", start)
         return value & MASK36
 
     def digits_value(self, digits: str, radix: int, start: int) -> int:
@@ -488,11 +489,11 @@ class ExpressionMixin:
                 return floats.encode(value)
             return floats.fixed(value, shift) & MASK36
         except floats.FloatRangeError:
-            written = _shown(run) + (f"^{power}" if power else "")
+            written = _shown(self.text[start : self.pos])
             if shift is None:
                 self.error(f"floating-point number {written} is out of range", start)
             else:
-                self.error(f"{written}_{shift} does not fit in 36 bits", start)
+                self.error(f"{written} does not fit in 36 bits", start)
             return 0
 
     def quoted(self, q: str) -> int:
