@@ -30,12 +30,14 @@ class _DefaultToAssemble(click.Group):
     """A group whose first argument, unless it names a subcommand, is a source file."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h")):
+        if not args or (args[0] not in self.commands
+                        and args[0] not in ("--help", "-h", "--version")):  # fmt: skip
             args = ["assemble", *args]
         return super().parse_args(ctx, args)
 
 
 @click.group(cls=_DefaultToAssemble, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="pdp6-machack")
 def main() -> None:
     """MIDAS assembler for the PDP-6.
 
@@ -56,7 +58,8 @@ def main() -> None:
     "-o",
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Binary file to write (default: SOURCE with .bin, .rim or .rim10).",
+    help="Binary file to write (default: SOURCE with .bin, .rim or .rim10; without -o, "
+    "--listing, --map and --dump write no binary).",
 )
 @click.option(
     "--format",

@@ -283,8 +283,8 @@ def run(
     case, as on a Model 35) and Ctrl-C stops the run.  When standard input is not a
     terminal, it is typed into the teletype and the teletype's output goes to standard
     output; the run ends when the program halts or waits for input that will never
-    come.  Exit status: 0 halted or input done, 1 error, 3 --max-seconds reached,
-    130 stopped by Ctrl-C.
+    come.  Exit status: 0 halted or input done, 1 error, 2 a wrong command line (an
+    unknown option, a missing file), 3 --max-seconds reached, 130 stopped by Ctrl-C.
 
     \b
     Examples:

@@ -201,7 +201,8 @@ class Console:
 
     # --- running ----------------------------------------------------------------------
     def _run(self, action: Callable[[], StopReport]) -> StopReport:
-        """Run the machine with the keyboard on the teletype, then report the stop."""
+        """Run the machine with the keyboard on the teletype, then report the stop (a
+        machine that could not start, as ``step`` would refuse it, is a failed command)."""
         self.out.flush()
         if self.terminal is not None:
             with self.terminal.raw():
@@ -214,6 +215,8 @@ class Console:
             if host.line_open:
                 self.say("")
                 host.line_open = False
+        if report.outcome.reason == "stuck":
+            raise CommandError(report.outcome.message or report.text)
         self.say(report.text)
         return report
 

@@ -171,3 +171,18 @@ def test_a_source_that_never_ends() -> None:
     code, _out, err = run("/dev/zero", "--dump")
     assert code == 1
     assert "cannot read /dev/zero: longer than 67108864 bytes (not a PDP-6 file)" in err
+
+
+def test_every_command_gives_its_version() -> None:
+    """midas took --version for a source file's option; the three commands now agree."""
+    from importlib.metadata import version
+
+    from machack.cli import main as machack_main
+    from pdp6.cli import main as pdp6_main
+
+    for name, command in (("midas", main), ("pdp6", pdp6_main), ("machack", machack_main)):
+        result = CliRunner().invoke(command, ["--version"], prog_name=name)
+        assert (result.exit_code, result.output) == (
+            0,
+            f"{name}, version {version('pdp6-machack')}\n",
+        )

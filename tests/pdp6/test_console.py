@@ -345,3 +345,14 @@ def test_the_340_on_the_console_is_examined_saved_and_drawn(tmp_path: Path) -> N
     assert out["e dis.words"] == "DIS.WORDS/ 640"  # five refreshes of 128 words
     with Image.open(png) as picture:
         assert picture.convert("L").getextrema()[1] > 100  # the board was drawn
+
+
+def test_a_machine_that_cannot_start_fails_go_as_it_fails_step() -> None:
+    """go used to print the refusal as a stop and count the command done."""
+    result = console(commands="d 100 XCT 100\ngo 100\ncontinue\nstep\n")
+    assert result.exit_code == 1
+    out = replies(result)
+    for command in ("go 100", "continue", "step"):
+        verb = command.split()[0]
+        assert out[command] == f"?{verb}: XCT 100 at 000100 executes itself forever"
+    assert "3 command(s) failed" in result.stderr
