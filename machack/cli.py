@@ -7,12 +7,13 @@ the machine, types lines at it and prints what it answers.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 import click
 
@@ -315,6 +316,7 @@ def _play_lines(
     opening = _send_interruptible(session, first, stop)  # the host's command: only
     opening.lines = opening.after_ack  # what the machine does after it is shown
     _show(printer, opening, watch)
+    typed = _typed_lines(sys.stdin)
     while True:
         if machine_plays_both:
             reply = _send_interruptible(session, "GO", stop)
@@ -324,8 +326,9 @@ def _play_lines(
                 machine_plays_both = False  # the game is over, or BELL stopped it
             continue
         try:
-            line = input("*")
-        except (EOFError, KeyboardInterrupt):
+            click.echo("*", nl=False)
+            line = next(typed)
+        except (StopIteration, KeyboardInterrupt):
             click.echo()
             return
         try:
@@ -335,6 +338,16 @@ def _play_lines(
         if not echoed_by_terminal:  # as the teletype's paper shows it: the program's echo
             printer.line(reply.echo)
         _show(printer, reply, watch)
+
+
+def _typed_lines(stream: TextIO) -> Iterator[str]:
+    """The lines of ``stream``, each ended by RETURN (CR), LF or CR LF: a file typed
+    for the teletype may end its lines as the teletype does."""
+    for chunk in stream:
+        lines = re.split(r"\r\n|\r|\n", chunk)
+        if lines[-1] == "":
+            lines.pop()
+        yield from lines
 
 
 def _play_terminal(

@@ -85,6 +85,17 @@ def test_play_does_not_show_the_hosts_set_up_as_typed() -> None:
     assert "MACHINE STOPPED PLAYING: TYPE PB TO RESUME" in result.output
 
 
+def test_play_reads_lines_ended_as_the_teletype_ends_them() -> None:
+    """RETURN (CR) ends a line as LF and CR LF do: CRs used to reach the program inside
+    one line (two moves at once, the time notes lost; a blank line after each move)."""
+    transcripts = [
+        CliRunner().invoke(main, ["play", "--depth", "1"], input=text).output
+        for text in ("P-K4\nN-KB3\n", "P-K4\rN-KB3\r", "P-K4\r\nN-KB3\r\n")
+    ]
+    assert transcripts[0].count("[PDP-6 ") == 2 and transcripts[0].endswith("\n*\n")
+    assert transcripts[1] == transcripts[0] and transcripts[2] == transcripts[0]
+
+
 def test_play_with_its_output_piped_shows_a_typed_line_once() -> None:
     """Standard input a terminal, standard output a pipe: the terminal shows what is
     typed, so the program's echo is not printed again."""
