@@ -45,7 +45,32 @@ CTRL_D = b"\x04"  # at the terminal: end the game
 
 
 def _fen_arg(fen: str) -> str:
-    return START if fen.strip().lower() in ("startpos", "start", "new") else fen.strip()
+    """The FEN to give the program: 'startpos' is the initial position, and the fields
+    after the board may be left out (White to move, no castling, as python-chess reads
+    it); one that cannot be read is refused here, saying why."""
+    import chess
+
+    text = fen.strip()
+    if text.lower() in ("startpos", "start", "new"):
+        return START
+    try:
+        return chess.Board(text).fen()
+    except ValueError as exc:
+        raise click.ClickException(f"bad FEN {text!r}: {exc}") from None
+
+
+def _setup(session: Session, fen: str) -> None:
+    """SETUP the position of a FEN argument, or say why the program refused it."""
+    import chess
+
+    text = _fen_arg(fen)
+    reply = session.send(f"SETUP {text}")
+    if not reply.accepted:
+        status = chess.Board(text).status()
+        why = ", ".join(f.name.lower().replace("_", " ") for f in chess.Status if f & status)
+        because = f" ({why})" if why else ""
+        refused = f"the program refused the FEN {fen.strip()!r}: {reply.text}"
+        raise click.ClickException(refused + because)
 
 
 class _Say:
@@ -171,11 +196,12 @@ def play(
     """
     if pgn_file is not None:
         _writable(pgn_file)  # now, not after the whole game
+    start = _fen_arg(fen) if fen else None  # (one that cannot be read: refused now too)
     say = _Say()
     session = _session(say=say, baud=int(baud) if baud else None)
     banner = [text for text in session.banner.split("\n") if text and text != "*"]
     screen, display_note = _screen(session, display, display_png, display_gif, say)
-    settings = [f"DEPTH {depth}"] + ([f"SETUP {_fen_arg(fen)}"] if fen else [])
+    settings = [f"DEPTH {depth}"] + ([f"SETUP {start}"] if start else [])
     notes = None
     if pgn_file is not None:
         from .pgn import PlayNotes
@@ -653,8 +679,7 @@ def match(
 def perft(fen: str, depth: int) -> None:
     """Count the leaf nodes of the legal move tree (FEN may be 'startpos')."""
     session = _session()
-    if not session.send(f"SETUP {_fen_arg(fen)}").accepted:
-        raise click.ClickException("the program refused that FEN")
+    _setup(session, fen)
     t0 = time.perf_counter()
     reply = session.send(f"PERFT {depth}", **LONG)
     wall = time.perf_counter() - t0
@@ -674,9 +699,7 @@ def move(fen: str, depth: int) -> None:
     import chess
 
     session = _session()
-    fen = _fen_arg(fen)
-    if not session.send(f"SETUP {fen}").accepted:
-        raise click.ClickException("the program refused that FEN")
+    _setup(session, fen)
     session.command(f"DEPTH {depth}")
     before = chess.Board(session.fen())
     reply = session.send("GO", **LONG)

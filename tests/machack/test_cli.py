@@ -30,6 +30,24 @@ def test_move() -> None:
     assert result.output.strip() == "R-R8 MATE a1a8"
 
 
+def test_a_fen_argument_is_read_or_refused_saying_why() -> None:
+    """The FEN of move, perft and play: the fields after the board may be left out, and
+    a refusal says why (it used to say only that the program refused it)."""
+    board_only = CliRunner().invoke(main, ["move", "6k1/5ppp/8/8/8/8/8/R5K1", "--depth", "2"])
+    assert (board_only.exit_code, board_only.output) == (0, "R-R8 MATE a1a8\n")
+    cases = {
+        ("move", "garbage"): "bad FEN 'garbage': expected 8 rows in position part of fen: "
+        "'garbage'",
+        ("perft", "8/8/8/8/8/8/8/8 w - - 0 1", "1"): "the program refused the FEN "
+        "'8/8/8/8/8/8/8/8 w - - 0 1': BAD FEN (no white king, no black king, empty)",
+        ("play", "--fen", "8/8/8 w"): "bad FEN '8/8/8 w': expected 8 rows in position part "
+        "of fen: '8/8/8'",
+    }
+    for args, message in cases.items():
+        result = CliRunner().invoke(main, list(args), input="")
+        assert (result.exit_code, result.output) == (1, f"Error: {message}\n"), args
+
+
 def test_replay_exit_status() -> None:
     result = CliRunner().invoke(main, ["replay", str(GAMES_DIR / "game3_first_win.pgn")])
     assert result.exit_code == 0

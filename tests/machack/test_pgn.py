@@ -97,7 +97,9 @@ def test_machack_pgn_bad_input_is_one_message(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["pgn", str(binary)])
     assert result.exit_code == 1 and result.output.startswith("Error: cannot read")
     bad_fen = CliRunner().invoke(main, ["pgn", "--fen", "8/8/8 w"], input=SCHOLAR)
-    assert bad_fen.output == "Error: the program refused the position '8/8/8 w'\n"
+    assert bad_fen.output == (
+        "Error: bad FEN '8/8/8 w': expected 8 rows in position part of fen: '8/8/8'\n"
+    )
     assert bad_fen.exit_code == 1
 
 
