@@ -245,7 +245,7 @@ def test_baud_sets_the_teletype_speed_in_emulated_time(tmp_path: Path) -> None:
 def test_console_baud(programs: Programs) -> None:
     for baud, shown in (("300", "300 baud"), ("fast", "fast")):
         result = pdp6("console", "--baud", baud, input="show devices\n")
-        assert re.search(rf"TTY  120  CONI \d+  {shown};", result.stdout), result.output
+        assert re.search(rf"TTY  120  CONI \d+  {shown}\n", result.stdout), result.output
 
 
 # --- start address ----------------------------------------------------------------------------
