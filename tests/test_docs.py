@@ -75,3 +75,18 @@ def test_the_uci_example_runs(
         pytest.skip("the machack command is not installed beside this Python")
     (move,) = run_example("uci.md#0", code, capsys).split() or [""]
     assert chess.Move.from_uci(move) in chess.Board().legal_moves
+
+
+def test_relative_links_resolve() -> None:
+    """Every link from README.md and docs/ to a file of the repository names one that is
+    there (the pages cite docs/sources/ for the reference notes)."""
+    pages = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
+    broken = []
+    for page in pages:
+        for target in re.findall(r"\]\(([^)\s]+)\)", page.read_text()):
+            path = target.split("#", 1)[0]
+            if not path or re.match(r"[a-z]+:", path):
+                continue  # an anchor on the same page, or a web address
+            if not (page.parent / path).exists():
+                broken.append(f"{page.relative_to(ROOT)}: {target}")
+    assert not broken, broken
