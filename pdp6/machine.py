@@ -352,6 +352,13 @@ class Machine:
             self._deadline = NEVER
             self.bus.refresh()
 
+    @property
+    def at_start_of_run(self) -> bool:
+        """Whether the last run has not yet left the instruction it started at: it ran
+        nothing, or only interrupts that left the PC there (a BLKO on a data channel).
+        A breakpoint there still does not stop the run."""
+        return bool(self._st[S.FIRST])
+
     def step(self) -> Stop:
         """Execute exactly one instruction (or one interrupt instruction)."""
         return self.run(max_instructions=1)

@@ -229,8 +229,9 @@ class Runner:
         a hook's message, and (when stepping) the last PCs seen."""
         m = self.m
         if self.hook is None:
-            self._first = False
-            return m.run(max_instructions=budget, until_us=until_us), None, None
+            stop = m.run(max_instructions=budget, until_us=until_us)
+            self._first = self._first and m.at_start_of_run
+            return stop, None, None
         limit = STEP_CHUNK if budget is None else min(budget, STEP_CHUNK)
         pcs: list[int] = []
         stop = Stop("limit", m.pc, 0)
@@ -239,10 +240,10 @@ class Runner:
                 break
             if self._at_breakpoint():
                 return Stop("breakpoint", m.pc, len(pcs)), None, pcs
-            self._first = False
             pcs.append(m.pc)
             self.hook.before()
             stop = m.step()
+            self._first = self._first and m.at_start_of_run
             message = self.hook.after(stop)
             if message is not None or stop.reason == "halt":
                 return stop, message, pcs
@@ -256,7 +257,9 @@ class Runner:
             if self._at_breakpoint():
                 return Outcome("breakpoint", m.pc, 0)
             pcs.append(m.pc)
-            if m.step().reason == "halt":
+            halted = m.step().reason == "halt"
+            self._first = self._first and m.at_start_of_run
+            if halted:
                 return Outcome("halt", m.pc, 0)
         return pcs
 

@@ -436,10 +436,19 @@ class Display340(Device):
 
     @plan.setter
     def plan(self, raw: bytes) -> None:
+        """Restore the word in progress (a snapshot sets this last).  The screen's points
+        after the restored moment are forgotten (a run abandoned), and renderers go on
+        from that moment.  A light pen (``pen``, the host's) must be where it was when
+        the word started, as for any replay."""
         state, vis, rest = _plan_fields(raw)
+        now = self.now
         self._events.clear()
         self._gen = None
         self._state = state
+        self.points.drop_after(rest[1] if state == BUSY else now)
+        for listener in self.listeners:
+            if listener.next_frame_ns != NEVER:
+                listener.next_frame_ns = now
         if state == BUSY:
             # work the word out again from its start (as a CONO in mid-word does), up to
             # now, and on to its end or a light-pen pause as it first went
@@ -450,7 +459,6 @@ class Display340(Device):
             self._clears = list(rest[base + 1 + rest[base] :])
             self._mark = len(self.points)
             self._lp_used = any(self._snap[5:8])
-            now = self.now
             self._cut(now, initialize=False)
             if now in self._clears:  # (a replay stops short of a clearing at its end)
                 self.lp_enable = self.lp_find = self.lp_flag = 0

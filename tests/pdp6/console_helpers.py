@@ -7,9 +7,13 @@ their line maps; the sources are copied there so the maps point at them.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import sys
+import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -92,3 +96,12 @@ def expect_reply(child: pexpect.spawn, command: str, reply: str, prompt: str) ->
     child.sendline(command)
     child.expect_exact(reply)
     child.expect_exact(prompt)
+
+
+def rewrite(path: Path, change: Callable[[dict], None]) -> None:
+    """Change the JSON inside a snapshot and give it a valid checksum again."""
+    head, digest, payload = path.read_bytes().split(b"\n", 2)
+    doc = json.loads(zlib.decompress(payload))
+    change(doc)
+    payload = zlib.compress(json.dumps(doc).encode())
+    path.write_bytes(head + b"\n" + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)

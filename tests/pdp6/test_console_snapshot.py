@@ -4,9 +4,6 @@ was."""
 
 from __future__ import annotations
 
-import hashlib
-import json
-import zlib
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +18,7 @@ from pdp6.snapshot import MAGIC, SnapshotError, read_snapshot, restore, save
 from .console_helpers import (
     Programs,
     programs_fixture,  # noqa: F401  (the programs fixture)
+    rewrite,
 )
 
 
@@ -40,15 +38,6 @@ def state(dbg: Debugger) -> tuple:
         list(np.asarray(m._st)), t.coni(), t.output_done_at, t.characters_out,
         bytes(dbg.ptr.tape), dbg.ptr.position,
     )  # fmt: skip
-
-
-def rewrite(path: Path, change) -> None:
-    """Change the JSON inside a snapshot and give it a valid checksum again."""
-    head, digest, payload = path.read_bytes().split(b"\n", 2)
-    doc = json.loads(zlib.decompress(payload))
-    change(doc)
-    payload = zlib.compress(json.dumps(doc).encode())
-    path.write_bytes(head + b"\n" + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
 
 
 @pytest.mark.parametrize("engine", ENGINES)

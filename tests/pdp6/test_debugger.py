@@ -288,3 +288,30 @@ def test_a_trap_that_would_never_end_is_refused() -> None:
         dbg.step()
     report = dbg.go(0)
     assert report.outcome.reason == "stuck" and "would trap forever" in report.text
+
+
+@pytest.mark.parametrize("watching", [False, True])
+def test_continuing_with_a_data_interrupt_waiting_runs_the_instruction(watching: bool) -> None:
+    """At a breakpoint with a BLKO interrupt waiting (it leaves the PC where it is),
+    continue runs the instruction at the breakpoint, watches set or not (the runner used
+    to report the same breakpoint again after the interrupt alone)."""
+    from .conftest import FlagDevice, halt, ins, io
+
+    dbg = Debugger(Machine(engine="python"), ScriptedHost(""), baud=None, grace_us=50_000)
+    m = dbg.m
+    dev = m.attach(FlagDevice(0o770))
+    program = {0o100: io("CONO", "PI", 0o2377), 0o101: io("CONO", 0o770, 3),
+               0o102: ins("AOS", 0, 0o700), 0o103: halt(0o103),
+               0o46: io("BLKO", 0o770, 0o650), 0o650: (-10 & 0o777777) << 18 | 0o1000}  # fmt: skip
+    for addr, word in program.items():
+        m.memory[addr] = word
+    m.pc = 0o100
+    dbg.add_break(0o102)
+    if watching:
+        dbg.add_break(0o700, "change")
+    assert dbg.resume().outcome.reason == "breakpoint" and m.pc == 0o102
+    dev.cono(0o13)  # the flag rises while the machine is stopped
+    m.bus.publish(dev)
+    outcome = dbg.resume().outcome
+    assert m.memory[0o700] == 1 and len(dev.received) == 1
+    assert outcome.reason == ("watch" if watching else "halt")

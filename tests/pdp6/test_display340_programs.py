@@ -230,6 +230,33 @@ def test_a_snapshot_of_the_refresh_loop_runs_on_as_the_machine_did(
     ]
     assert (m2.pc, m2.elapsed_ns, d2.coni(), d2.words) == (m.pc, m.elapsed_ns, d.coni(), d.words)
     assert list(m2.memory[0:0o2000]) == list(m.memory[0:0o2000])
+    # restored into the machine that ran on: the run abandoned leaves no points behind,
+    # and the screen's log stays in time order (what the renderers rely on)
+    first = d.points.as_tuples()
+    restore(m, read_snapshot(snap))
+    assert m.run(max_instructions=5_000_000).reason == "halt"
+    assert d.points.as_tuples() == first
+
+
+def test_a_malformed_word_in_progress_is_refused_and_nothing_changes(tmp_path: Path) -> None:
+    """The 340's PLAN is checked with everything else before restore changes anything."""
+    import base64
+
+    from pdp6.snapshot import SnapshotError
+
+    from .console_helpers import rewrite
+
+    m, d, _ = loaded("dis340_refresh.mid")
+    m.run(max_instructions=300)
+    snap = tmp_path / "refresh.snap"
+    save(m, snap)
+    bad = base64.b64encode((9).to_bytes(8, "little") * 9).decode()  # state 9: no such state
+    rewrite(snap, lambda doc: doc["devices"]["DIS"]["fields"].update(plan={"bytes": bad}))
+    m.run(max_instructions=100)
+    before = (m.pc, m.elapsed_ns, list(m.memory[0:0o2000]), d.plan, d.points.as_tuples())
+    with pytest.raises(SnapshotError, match="corrupt: DIS.PLAN has no state"):
+        restore(m, read_snapshot(snap))
+    assert (m.pc, m.elapsed_ns, list(m.memory[0:0o2000]), d.plan, d.points.as_tuples()) == before
 
 
 def test_attach_display_writes_png_and_gif(tmp_path: Path) -> None:
