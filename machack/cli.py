@@ -6,6 +6,7 @@ the machine, types lines at it and prints what it answers.
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 import shutil
@@ -47,30 +48,34 @@ CTRL_D = b"\x04"  # at the terminal: end the game
 def _fen_arg(fen: str) -> str:
     """The FEN to give the program: 'startpos' is the initial position, and the fields
     after the board may be left out (White to move, no castling, as python-chess reads
-    it); one that cannot be read is refused here, saying why."""
+    it).  One that cannot be read, or whose castling rights or en passant square do not
+    fit its board (python-chess would drop them), is refused here, saying why."""
     import chess
 
     text = fen.strip()
     if text.lower() in ("startpos", "start", "new"):
         return START
     try:
-        return chess.Board(text).fen()
+        board = chess.Board(text)
     except ValueError as exc:
         raise click.ClickException(f"bad FEN {text!r}: {exc}") from None
+    from .player import position_problems
+
+    unfit = board.status() & (chess.STATUS_BAD_CASTLING_RIGHTS | chess.STATUS_INVALID_EP_SQUARE)
+    if unfit:
+        raise click.ClickException(f"bad FEN {text!r}: {position_problems(text)}")
+    return board.fen()
 
 
 def _setup(session: Session, fen: str) -> None:
-    """SETUP the position of a FEN argument, or say why the program refused it."""
-    import chess
+    """SETUP a position read by ``_fen_arg``, or say why the program refused it."""
+    from .player import position_problems
 
-    text = _fen_arg(fen)
-    reply = session.send(f"SETUP {text}")
+    reply = session.send(f"SETUP {fen}")
     if not reply.accepted:
-        status = chess.Board(text).status()
-        why = ", ".join(f.name.lower().replace("_", " ") for f in chess.Status if f & status)
+        why = position_problems(fen)
         because = f" ({why})" if why else ""
-        refused = f"the program refused the FEN {fen.strip()!r}: {reply.text}"
-        raise click.ClickException(refused + because)
+        raise click.ClickException(f"the program refused the FEN {fen!r}: {reply.text}{because}")
 
 
 class _Say:
@@ -201,7 +206,9 @@ def play(
     session = _session(say=say, baud=int(baud) if baud else None)
     banner = [text for text in session.banner.split("\n") if text and text != "*"]
     screen, display_note = _screen(session, display, display_png, display_gif, say)
-    settings = [f"DEPTH {depth}"] + ([f"SETUP {start}"] if start else [])
+    if start is not None:
+        _setup(session, start)
+    settings = [f"DEPTH {depth}"]
     notes = None
     if pgn_file is not None:
         from .pgn import PlayNotes
@@ -367,13 +374,26 @@ def _play_lines(
 
 
 def _typed_lines(stream: TextIO) -> Iterator[str]:
-    """The lines of ``stream``, each ended by RETURN (CR), LF or CR LF: a file typed
-    for the teletype may end its lines as the teletype does."""
-    for chunk in stream:
-        lines = re.split(r"\r\n|\r|\n", chunk)
-        if lines[-1] == "":
-            lines.pop()
+    """The lines of ``stream``, each ended by RETURN (CR), LF or CR LF, as the teletype
+    ends them, and each given as soon as its end arrives: the bytes under the text are
+    read as they come (a text stream holds a line ended by CR until an LF follows)."""
+    raw = getattr(stream, "buffer", None)
+    read = getattr(raw, "read1", None)
+    if read is None:  # (a text stream with no bytes under it)
+        chunks: Iterator[str] = iter(stream)
+    else:
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        chunks = (decoder.decode(data) for data in iter(lambda: read(4096), b""))
+    carry, after_cr = "", False
+    for chunk in chunks:
+        if after_cr and chunk.startswith("\n"):
+            chunk = chunk[1:]  # the LF of a CR LF that came in two reads
+        if chunk:
+            after_cr = chunk.endswith("\r")
+        *lines, carry = re.split(r"\r\n|\r|\n", carry + chunk)
         yield from lines
+    if carry:
+        yield carry
 
 
 def _play_terminal(
@@ -678,8 +698,9 @@ def match(
 @click.argument("depth", type=click.IntRange(0, 20))
 def perft(fen: str, depth: int) -> None:
     """Count the leaf nodes of the legal move tree (FEN may be 'startpos')."""
+    start = _fen_arg(fen)  # (before the machine is started)
     session = _session()
-    _setup(session, fen)
+    _setup(session, start)
     t0 = time.perf_counter()
     reply = session.send(f"PERFT {depth}", **LONG)
     wall = time.perf_counter() - t0
@@ -698,8 +719,9 @@ def move(fen: str, depth: int) -> None:
     """The machine's move in a position: descriptive notation, then coordinates."""
     import chess
 
+    start = _fen_arg(fen)  # (before the machine is started)
     session = _session()
-    _setup(session, fen)
+    _setup(session, start)
     session.command(f"DEPTH {depth}")
     before = chess.Board(session.fen())
     reply = session.send("GO", **LONG)

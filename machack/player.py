@@ -40,6 +40,16 @@ class PositionError(ValueError):
     says which, and the program keeps the part that it took."""
 
 
+def position_problems(fen: str) -> str:
+    """What python-chess finds wrong with the position of ``fen`` ('' if nothing, or if
+    it cannot read it), to say beside the program's refusal (BAD FEN)."""
+    try:
+        status = chess.Board(fen).status()
+    except ValueError:
+        return ""
+    return ", ".join(str(f.name).lower().replace("_", " ") for f in chess.Status if f & status)
+
+
 def centipawns(value: int) -> int:
     """The program's value (pawn = 128) in centipawns."""
     return round(value * 100 / PAWN)
@@ -157,7 +167,9 @@ class MacHack:
         if fen != self.start_fen:
             reply = self.session.send(f"SETUP {board.fen()}")
             if not reply.accepted:
-                raise PositionError(f"the program refused the FEN: {reply.text}")
+                why = position_problems(fen)
+                because = f" ({why})" if why else ""
+                raise PositionError(f"the program refused the FEN: {reply.text}{because}")
             self.start_fen, self.board = fen, board
         have = self.board.move_stack
         keep = 0

@@ -97,21 +97,25 @@ def read_pgn(path: Path) -> list[RecordedGame]:
 
 
 def _recorded(game: chess.pgn.Game, path: Path, index: int) -> RecordedGame:
-    board = game.board()
-    start = board.fen()
-    moves = list(game.mainline_moves())
     name = path.stem if not index else f"{path.stem}#{index + 1}"
-    typed = [m.uci().upper() for m in moves]
     white, black = game.headers.get("White", ""), game.headers.get("Black", "")
+    try:
+        start = game.board().fen()
+    except ValueError as exc:  # a FEN header that cannot be read: no moves either
+        recorded = RecordedGame(name, chess.STARTING_FEN, [], [], "pgn", white, black)
+        recorded.unreadable = f"its FEN header cannot be read: {exc}"
+        return recorded
+    moves = list(game.mainline_moves())
+    typed = [m.uci().upper() for m in moves]
     recorded = RecordedGame(name, start, typed, moves, "pgn", white, black)
-    if game.errors:
-        for move in moves:
-            board.push(move)
-        side = "White" if board.turn else "Black"
-        why = str(game.errors[0]).split(" in ", 1)[0]  # (the FEN after it is the position)
-        recorded.unreadable = (
-            f"the record cannot be read from move {board.fullmove_number} ({side}): {why}"
-        )
+    if game.errors:  # the first, which may be in a variation: its position says where
+        why, _, fen = str(game.errors[0]).partition(" in ")
+        try:
+            where = chess.Board(fen)
+            place = f"move {where.fullmove_number} ({'White' if where.turn else 'Black'})"
+        except ValueError:
+            place = f"ply {len(moves) + 1}"
+        recorded.unreadable = f"the record cannot be read from {place}: {why}"
     return recorded
 
 

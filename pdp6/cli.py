@@ -426,11 +426,13 @@ def _session(
         else:
             console.run_lines(sys.stdin, echo=True)
     console.finish()
-    for message in _write_outputs(screen, None, dbg, punch=False):
+    unwritten = _write_outputs(screen, None, dbg, punch=False)
+    for message in unwritten:
         click.echo(f"pdp6: {message}", err=True)
     if console.failures:
         click.echo(f"pdp6: {console.failures} command(s) failed (the lines starting with ?)",
                    err=True)  # fmt: skip
+    if console.failures or unwritten:
         sys.exit(1)
 
 

@@ -42,6 +42,10 @@ def test_a_fen_argument_is_read_or_refused_saying_why() -> None:
         "'8/8/8/8/8/8/8/8 w - - 0 1': BAD FEN (no white king, no black king, empty)",
         ("play", "--fen", "8/8/8 w"): "bad FEN '8/8/8 w': expected 8 rows in position part "
         "of fen: '8/8/8'",
+        ("move", "4k3/8/8/8/8/8/8/4K2R w KQkq - 0 1"): "bad FEN '4k3/8/8/8/8/8/8/4K2R w KQkq "
+        "- 0 1': bad castling rights",  # (python-chess would drop the rights it cannot have)
+        ("play", "--fen", "k7/8/8/8/8/8/8/8 w - - 0 1"): "the program refused the FEN "
+        "'k7/8/8/8/8/8/8/8 w - - 0 1': BAD FEN (no white king)",
     }
     for args, message in cases.items():
         result = CliRunner().invoke(main, list(args), input="")
@@ -75,6 +79,17 @@ def test_replay_fails_a_record_that_stops_being_legal(tmp_path: Path) -> None:
         "descriptive format of machack/games/1967/descriptive.txt)",
         "0 of 2 games replayed cleanly",
     ]
+    games = tmp_path / "games.pgn"  # a bad move in a variation, a bad FEN header, a good game
+    games.write_text('[Event "a"]\n\n1. e4 e5 2. Nf3 (2. Ke3 Nc6) 2... Nc6 *\n\n'
+                     '[FEN "garbage"]\n\n1. e4 *\n\n[Event "c"]\n\n1. d4 d5 *\n')  # fmt: skip
+    result = CliRunner().invoke(main, ["replay", str(games)])
+    assert result.output.splitlines() == [
+        "games: 3 plies FAILED; the record cannot be read from move 2 (White): illegal san: 'Ke3'",
+        "games#2: 0 plies FAILED; its FEN header cannot be read: expected 8 rows in position "
+        "part of fen: 'garbage'",
+        "games#3: 2 plies ok",
+        "1 of 3 games replayed cleanly",
+    ]
     bad.write_text('[White "Mac Hack VI"]\n\n1. e4 e5 2. Ke3 Nc6 *\n')
     result = CliRunner().invoke(main, ["replay", "--think", "--set", "SETD 1", str(bad)])
     assert result.exit_code == 1
@@ -103,15 +118,44 @@ def test_play_does_not_show_the_hosts_set_up_as_typed() -> None:
     assert "MACHINE STOPPED PLAYING: TYPE PB TO RESUME" in result.output
 
 
-def test_play_reads_lines_ended_as_the_teletype_ends_them() -> None:
-    """RETURN (CR) ends a line as LF and CR LF do: CRs used to reach the program inside
-    one line (two moves at once, the time notes lost; a blank line after each move)."""
-    transcripts = [
-        CliRunner().invoke(main, ["play", "--depth", "1"], input=text).output
-        for text in ("P-K4\nN-KB3\n", "P-K4\rN-KB3\r", "P-K4\r\nN-KB3\r\n")
-    ]
-    assert transcripts[0].count("[PDP-6 ") == 2 and transcripts[0].endswith("\n*\n")
-    assert transcripts[1] == transcripts[0] and transcripts[2] == transcripts[0]
+def test_typed_lines_end_at_cr_lf_or_cr_lf() -> None:
+    """RETURN (CR) ends a line as LF and CR LF do, also when a CR LF comes in two reads;
+    CRs used to reach the program inside one line (two moves at once)."""
+    from types import SimpleNamespace
+
+    from machack.cli import _typed_lines
+
+    class Reads:  # the bytes under standard input, as a pipe delivers them
+        def __init__(self, *parts: bytes) -> None:
+            self.parts = list(parts)
+
+        def read1(self, _n: int) -> bytes:
+            return self.parts.pop(0) if self.parts else b""
+
+    stdin = SimpleNamespace(buffer=Reads(b"P-K4\rN-KB3\r", b"\nB\n\r", b"C\r\nD"))
+    assert list(_typed_lines(stdin)) == ["P-K4", "N-KB3", "B", "", "C", "D"]  # type: ignore[arg-type]
+
+
+def test_play_answers_a_line_ended_by_cr_without_waiting_for_more() -> None:
+    """A program driving machack play through a pipe may end a line with CR alone and
+    wait for the answer: the line is read at once, not held until an LF."""
+    import select
+    import subprocess
+
+    child = subprocess.Popen([sys.executable, "-m", "machack", "play", "--depth", "1"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)  # fmt: skip
+    assert child.stdin is not None and child.stdout is not None
+    try:
+        child.stdin.write(b"P-K4\r")
+        child.stdin.flush()
+        out, end = b"", time.monotonic() + 120
+        while b"1. ... " not in out and time.monotonic() < end:
+            if select.select([child.stdout], [], [], 0.5)[0]:
+                out += os.read(child.stdout.fileno(), 4096)
+        assert b"*P-K4\n_\n1. ... " in out, out
+    finally:
+        child.kill()
+        child.wait()
 
 
 def test_play_with_its_output_piped_shows_a_typed_line_once() -> None:

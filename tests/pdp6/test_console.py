@@ -356,3 +356,10 @@ def test_a_machine_that_cannot_start_fails_go_as_it_fails_step() -> None:
         verb = command.split()[0]
         assert out[command] == f"?{verb}: XCT 100 at 000100 executes itself forever"
     assert "3 command(s) failed" in result.stderr
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_picture_the_console_cannot_write_fails_it(programs: Programs) -> None:
+    result = console(str(programs.echo), "--display-png", "/dev/full", commands="quit\n")
+    assert result.exit_code == 1
+    assert result.stderr == "pdp6: cannot write /dev/full: No space left on device\n"
