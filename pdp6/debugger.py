@@ -442,9 +442,15 @@ class Debugger:
             self.note(f"[halt {halts} at {self.name(outcome.pc)}: continuing]")
 
     def go(self, addr: int | None = None) -> StopReport:
+        """Run from ``addr`` (default: the PC); a machine that cannot start there keeps
+        its PC."""
+        before = self.m.pc
         if addr is not None:
             self.m.pc = addr
-        return self.resume()
+        report = self.resume()
+        if report.outcome.reason == "stuck":
+            self.m.pc = before
+        return report
 
     def step(self) -> StopReport:
         """One instruction (into calls); watches are checked."""

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pdp6.console import COMMANDS, Console
@@ -115,6 +115,7 @@ def _state(dbg: Debugger) -> tuple:
 
 @settings(FUZZ, max_examples=1000)
 @given(lines=st.lists(command_lines(), min_size=1, max_size=8))
+@example(lines=["go 17"])  # a machine that cannot start there: go refused, the PC kept
 def test_fuzz_console_commands(
     console_worker: Worker, programs: Programs, lines: list[str]
 ) -> None:
