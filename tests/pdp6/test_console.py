@@ -348,10 +348,12 @@ def test_the_340_on_the_console_is_examined_saved_and_drawn(tmp_path: Path) -> N
 
 
 def test_a_machine_that_cannot_start_fails_go_as_it_fails_step() -> None:
-    """go used to print the refusal as a stop and count the command done."""
-    result = console(commands="d 100 XCT 100\ngo 100\ncontinue\nstep\n")
+    """go used to print the refusal as a stop and count the command done; refused, it
+    leaves the PC where it was."""
+    result = console(commands="d 100 XCT 100\ngo 100\ne pc\nd pc 100\ncontinue\nstep\n")
     assert result.exit_code == 1
     out = replies(result)
+    assert out["e pc"] == "PC/ 000000   000000"
     for command in ("go 100", "continue", "step"):
         verb = command.split()[0]
         assert out[command] == f"?{verb}: XCT 100 at 000100 executes itself forever"
