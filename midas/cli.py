@@ -135,6 +135,7 @@ def assemble(
         program, source, output, fmt, listing, dump, map_path, no_map, device,
         assembly_info(source) if info else None,
     )  # fmt: skip
+    _refuse_sources(outputs, program)
     _write_all(outputs)
     if dump:
         click.echo(dump_text(program), nl=False)
@@ -174,23 +175,44 @@ def _outputs(
     return files
 
 
+def _refuse_sources(files: dict[Path, bytes], program: Program) -> None:
+    """An output that is one of the assembly's own source files is refused (a slip of
+    -o or --map would replace the program with its binary)."""
+    sources = [Path(name) for name in program.sources]
+    for path in files:
+        if path.exists() and any(s.exists() and path.samefile(s) for s in sources):
+            click.echo(f"midas: will not write {path}: it is a source file of this assembly; "
+                       "name another file (no output written)", err=True)  # fmt: skip
+            sys.exit(1)
+
+
 def _write_all(files: dict[Path, bytes]) -> None:
-    """Write every file, or none: each goes to a temporary file renamed at the end."""
+    """Write every file, or none: each goes to a temporary file renamed at the end.  A
+    link is written through (the file it names is replaced), and a device or a pipe is
+    written into directly, last."""
     temps: list[tuple[str, Path]] = []
+    direct: list[tuple[Path, bytes]] = []
     umask = os.umask(0)
     os.umask(umask)
     path = Path()
     try:
         for path, data in files.items():
-            fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-            temps.append((temp, path))
+            target = Path(os.path.realpath(path))
+            if target.exists() and not target.is_file():
+                direct.append((path, data))
+                continue
+            fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+            temps.append((temp, target))
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
             os.chmod(temp, 0o666 & ~umask)
-        for temp, path in temps:
-            os.replace(temp, path)
+        for temp, target in temps:
+            os.replace(temp, target)
+        for path, data in direct:
+            with path.open("wb") as f:
+                f.write(data)
     except OSError as exc:
-        for temp, _path in temps:
+        for temp, _target in temps:
             if os.path.exists(temp):
                 os.unlink(temp)
         click.echo(f"midas: cannot write {path}: {exc.strerror}", err=True)

@@ -186,3 +186,27 @@ def test_every_command_gives_its_version() -> None:
             0,
             f"{name}, version {version('pdp6-machack')}\n",
         )
+
+
+def test_output_never_replaces_a_source_a_link_or_a_pipe(tmp_path: Path) -> None:
+    """-o names a file to write: the program's own source is refused (it used to be
+    replaced by the binary), a link is written through, a pipe is written into."""
+    import os
+    import threading
+
+    source = write(tmp_path)
+    code, _, err = run(str(source), "-o", str(source))
+    assert code == 1 and "will not write" in err and source.read_text() == SOURCE
+    real, link = tmp_path / "real.bin", tmp_path / "link.bin"
+    real.write_bytes(b"")
+    link.symlink_to(real)
+    assert run(str(source), "-o", str(link), "--no-map")[0] == 0
+    assert link.is_symlink() and real.stat().st_size > 0
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    assert run(str(source), "-o", str(fifo), "--no-map")[0] == 0
+    reader.join(10)
+    assert fifo.is_fifo() and got == [real.read_bytes()]
