@@ -336,9 +336,12 @@ def run(
     if host.line_open and (verbose or outcome.reason not in ("halt", "end of input")):
         click.echo("", err=True)  # end the teletype's line on the terminal, not in stdout
     failed = _write_outputs(screen, hook, dbg, punch=ptp is not None)
-    status = {"time limit": EXIT_TIME_LIMIT, "interrupted": EXIT_INTERRUPTED, "stuck": 1}.get(
-        outcome.reason, 0
-    )
+    status = {
+        "time limit": EXIT_TIME_LIMIT,
+        "interrupted": EXIT_INTERRUPTED,
+        "stuck": 1,
+        "trap loop": 1,
+    }.get(outcome.reason, 0)
     if verbose or status:
         seconds = dbg.m.elapsed_us / 1e6
         click.echo(

@@ -522,7 +522,7 @@ class Debugger:
             "step": "", "finish": "returned", "halt": "halted", "breakpoint": "breakpoint",
             "watch": "stopped", "end of input": "waiting for input (none left)",
             "time limit": "time limit reached", "instruction limit": "instruction limit",
-            "interrupted": "interrupted", "stuck": "not started",
+            "interrupted": "interrupted", "stuck": "not started", "trap loop": "stopped",
         }.get(outcome.reason, outcome.reason)  # fmt: skip
         pc = self.m.pc
         head = f"{reason} at " if reason else ""

@@ -52,8 +52,9 @@ class StepHook(Protocol):
 @dataclass(frozen=True)
 class Outcome:
     """Why a run ended: 'halt', 'breakpoint', 'watch', 'end of input', 'time limit',
-    'instruction limit', 'interrupted' or 'stuck' (see :func:`endless_trap`);
-    ``message`` gives the details for 'watch' and 'stuck'."""
+    'instruction limit', 'interrupted', 'stuck' (it could not start, see
+    :func:`endless_trap`) or 'trap loop' (it ran into such a place);
+    ``message`` gives the details for 'watch', 'stuck' and 'trap loop'."""
 
     reason: str
     pc: int
@@ -190,6 +191,9 @@ class Runner:
                     return Outcome(stop.reason, stop.pc, m.instructions - start)
                 if message is not None:
                     return Outcome("watch", m.pc, m.instructions - start, message)
+                trapped = endless_trap(m)  # (run into zeroed core: a UUO with none in 41)
+                if trapped:
+                    return Outcome("trap loop", m.pc, m.instructions - start, trapped)
                 new_state = self._tty_state()
                 if new_state != state or not self._tty_quiet():
                     state, quiet_since = new_state, m.elapsed_us

@@ -283,6 +283,16 @@ def test_program_that_would_trap_forever_is_not_started(tmp_path: Path) -> None:
     assert "would trap forever" in result.stderr
 
 
+def test_a_program_that_runs_into_zeroed_core_stops_saying_why(tmp_path: Path) -> None:
+    """Without its HALT the program runs on into a data word (a UUO) with nothing in 41:
+    the run used to go on until Ctrl-C; it stops there, saying why."""
+    source = "A=1\nGO:\tMOVEI A,5\n\tMOVEM A,RESULT\nRESULT:\t0\n\tEND GO\n"
+    result = run(str(program(tmp_path, "nohalt", source)), input="")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("pdp6: the instruction at 000102 is a UUO (000000000005)")
+    assert "would trap forever" in result.stderr
+
+
 # --- pdp6 disasm --------------------------------------------------------------------------
 def test_disasm_lists_words_with_symbols(programs: Programs) -> None:
     result = CliRunner().invoke(main, ["disasm", str(programs.echo)])
