@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from . import alu
+from .errors import AsmError
 from .expressions import DONE, MASK18, MASK36, SQUOZE, to_signed
 from .source import EOF_CH, TEXT
 from .symbols import P_VALUE, pseudo, special
@@ -44,7 +45,14 @@ class DataMixin:
     # --- text -------------------------------------------------------------------------------
     @pseudo("ASCII", "ASCIZ", "ASCIC", ".ASCII", "SIXBIT", kind=P_VALUE)
     def p_text(self, name: str) -> int | None:
+        self.skip_blanks()
+        opened, delim = self.site(), self.text[self.pos]
         text = self.ascii_with_values() if name == ".ASCII" else self.read_delimited()
+        if text is None and delim not in ("\n", EOF_CH):  # named where the text starts
+            line, col = opened[0].position(opened[1])
+            message = f"{name}: the text opened with {delim!r} is never closed (the input ended)"
+            self.report(AsmError(opened[0].name, line, col, message))
+            return 0
         if text is None:
             self.error(f"{name} needs a delimited text, e.g. {name} /HELLO/")
             return 0

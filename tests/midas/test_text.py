@@ -174,3 +174,18 @@ def test_op_operands_may_be_separated_by_blanks() -> None:
     assert word(".OP IMUL  6 , 7") == 0o52
     assert words("X=.OP SUBM 5 2\nX\n.AVAL2") == [5, 3]
     assert "three operands" in errors(".OP ADD 3")[0]
+
+
+def test_a_text_never_closed_is_named_where_it_opens() -> None:
+    """It used to be reported at the end of the input (a line after the last one), with
+    the missing END; the opening place was never named."""
+    from midas import assemble
+
+    program = assemble("A=1\nMSG: ASCIZ /HELLO, WORLD\nX: 0\nEND\n", filename="t.mid")
+    assert [str(e) for e in program.errors] == [
+        "t.mid:2:12: ASCIZ: the text opened with '/' is never closed (the input ended)",
+        "t.mid:4:4: no END statement (the assembly ended at the end of the file)",
+    ]
+    assert [str(e) for e in assemble("X: 0\n", filename="n.mid").errors] == [
+        "n.mid:1:5: no END statement (the assembly ended at the end of the file)"
+    ]
