@@ -130,8 +130,7 @@ class Assembler(
         self.begin_pass(pass_no)
         try:
             self.read_statements(self.top)
-            last = max(0, self.pos - 1)  # (named on the last line, not the one after it)
-            self.error("no END statement (the assembly ended at the end of the file)", last)
+            self.error("no END statement (the assembly ended at the end of the file)")
             self.finish_pass(0)
         except EndOfPass:
             pass
