@@ -117,12 +117,12 @@ class _WatchHook:
     def before(self) -> None:
         dbg = self.dbg
         self.refs = next_references(dbg.m) if dbg.needs_references() else None
-        self.values = {a: dbg.m.memory[a] for a in dbg.watches}
+        self.values = {w.address: dbg.m.memory[w.address] for w in dbg.watches.values()}
 
     def after(self, stop: Stop) -> str | None:
         dbg, refs = self.dbg, self.refs
         hits: list[str] = []
-        for addr, watch in sorted(dbg.watches.items()):
+        for (addr, _kind), watch in sorted(dbg.watches.items()):
             old, new = self.values[addr], dbg.m.memory[addr]
             who = dbg.describe_instruction(refs) if refs else "an interrupt"
             if watch.kind == "read" and refs and refs.reads_any({addr}):
@@ -161,7 +161,7 @@ class Debugger:
         self.table = SymbolTable({})
         self.source: SourceMap | None = None
         self.breaks: set[int] = set()
-        self.watches: dict[int, Watch] = {}
+        self.watches: dict[tuple[int, str], Watch] = {}  # by address and kind
         self.stack_ac = 0o17
         self.bad_blocks: list[BadBlock] = []  # of the last load, when ignore_checksum
 
@@ -375,7 +375,7 @@ class Debugger:
             self.breaks.add(addr)
             self._sync_breaks()
             return f"breakpoint at {where}"
-        self.watches[addr] = Watch(addr, kind)
+        self.watches[(addr, kind)] = Watch(addr, kind)  # (one of each kind on a word)
         if kind == "change":
             return f"watching {where}, now {halves(self.m.memory[addr])}"
         return f"{kind} breakpoint at {where}"
@@ -385,9 +385,8 @@ class Debugger:
         if addr in self.breaks:
             self.breaks.discard(addr)
             removed.append("execute")
-        watch = self.watches.pop(addr, None)
-        if watch:
-            removed.append(watch.kind)
+        for key in sorted(k for k in self.watches if k[0] == addr):
+            removed.append(self.watches.pop(key).kind)
         if not removed:
             raise DebugError(f"no breakpoint or watch at {self.name(addr)}")
         self._sync_breaks()
@@ -407,7 +406,7 @@ class Debugger:
 
     def break_list(self) -> list[str]:
         lines = [f"execute  {self.name(a)}{self._line_suffix(a)}" for a in sorted(self.breaks)]
-        for a, w in sorted(self.watches.items()):
+        for (a, _kind), w in sorted(self.watches.items()):
             lines.append(f"{w.kind:<8} {self.name(a)}{self._line_suffix(a)}")
         return lines
 

@@ -315,3 +315,16 @@ def test_continuing_with_a_data_interrupt_waiting_runs_the_instruction(watching:
     outcome = dbg.resume().outcome
     assert m.memory[0o700] == 1 and len(dev.received) == 1
     assert outcome.reason == ("watch" if watching else "halt")
+
+
+def test_a_write_breakpoint_and_a_watch_on_one_word_are_both_kept(echo: Debugger) -> None:
+    """The second used to replace the first, silently."""
+    pdl = sym(echo, "PDL")
+    echo.add_break(pdl, "write")
+    echo.add_break(pdl, "change")
+    assert echo.break_list() == ["change   PDL (000132)", "write    PDL (000132)"]
+    report = echo.resume()
+    assert report.outcome.reason == "watch"
+    assert "PDL (000132) changed" in report.text and "write to PDL (000132) by" in report.text
+    assert echo.remove_break(pdl) == "removed change and write breakpoint at PDL (000132)"
+    assert echo.watches == {}
