@@ -13,6 +13,7 @@ with a message fit to show as it is.
 
 from __future__ import annotations
 
+import bisect
 import sys
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
@@ -607,23 +608,32 @@ class Debugger:
         pointer = m.memory[ac]
         top = pointer & MASK18
         out = [f"stack pointer AC {ac:o} = {halves(pointer)}"]
+        floor = self._stack_floor(top)
         for addr in range(top, max(0o20, top - count + 1) - 1, -1):
             if addr >= m.core_words:
                 break
             word = m.memory[addr]
             line = f"  {self.examine(addr)}"
             ret = word & MASK18
-            if self._is_return_address(ret):
+            if addr >= floor and self._is_return_address(ret):
                 line += f"   <- return to {self.name(ret)}{self._line_suffix(ret - 1)}"
             out.append(line)
         return out
+
+    def _stack_floor(self, top: int) -> int:
+        """Where the stack's block starts, as far as the symbols tell: the nearest label
+        at or below the word after the top (``PDL: BLOCK n`` with the pointer made from
+        ``PDL-1``).  Words below it are the program's, whatever they look like."""
+        values = self.table.values
+        i = bisect.bisect_right(values, top + 1) - 1
+        return values[i] if i >= 0 else 0o20
 
     def backtrace(self, depth: int = 32) -> list[str]:
         """The current place, then each PUSHJ return address found on the stack."""
         m = self.m
         frames = [f"#0  {self.name(m.pc)}{self._line_suffix(m.pc)}"]
         top = m.memory[self.stack_ac] & MASK18
-        for addr in range(top, max(0o20, top - depth) - 1, -1):
+        for addr in range(top, max(0o20, self._stack_floor(top), top - depth) - 1, -1):
             if addr >= m.core_words:
                 break
             ret = m.memory[addr] & MASK18

@@ -328,3 +328,22 @@ def test_a_write_breakpoint_and_a_watch_on_one_word_are_both_kept(echo: Debugger
     assert "PDL (000132) changed" in report.text and "write to PDL (000132) by" in report.text
     assert echo.remove_break(pdl) == "removed change and write breakpoint at PDL (000132)"
     assert echo.watches == {}
+
+
+def test_the_stack_is_read_down_to_its_block_only(tmp_path: Path) -> None:
+    """A HALT after a PUSHJ in the code below the stack's block looks like a return
+    address: where and stack used to show it as a call that never happened."""
+    from .console_helpers import assemble
+
+    source = tmp_path / "calls.mid"
+    source.write_text("A=1\nP=17\nGO:\tMOVE P,[-20,,PDL-1]\n\tPUSHJ P,SUB\n\tHALT .\n"
+                      "SUB:\tMOVEI A,5\n\tPUSHJ P,SUB2\n\tPOPJ P,\nSUB2:\tADDI A,1\n"
+                      "\tPOPJ P,\nPDL:\tBLOCK 20\nEND GO\n")  # fmt: skip
+    dbg = debugger(assemble(source, tmp_path / "calls.bin"))
+    dbg.add_break(sym(dbg, "SUB2"))
+    dbg.resume()
+    assert dbg.backtrace() == [
+        "#0  SUB2 (000106), calls.mid:9", "#1  SUB+1 (000104), calls.mid:7",
+        "#2  GO+1 (000101), calls.mid:4",
+    ]  # fmt: skip
+    assert sum("<- return to" in line for line in dbg.stack(12)) == 2
