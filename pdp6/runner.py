@@ -210,7 +210,8 @@ class Runner:
                 previous, signature = signature, _loop_signature(m, pcs)
                 idle = signature is not None and signature == previous
                 if idle and ending:
-                    return Outcome("end of input", m.pc, m.instructions - start)
+                    note = "" if _reads_teletype(m, signature) else _NOT_TELETYPE
+                    return Outcome("end of input", m.pc, m.instructions - start, note)
                 if not idle:
                     sample_interval = min(MAX_SAMPLE_INTERVAL_S, sample_interval * 2 or 0.001)
                     next_sample = time.monotonic() + sample_interval
@@ -287,6 +288,18 @@ def endless_trap(m: Machine) -> str | None:
     if op == 0o256 and not word & 0o37_000000 and word & 0o777777 == m.pc:
         return f"XCT {m.pc:o} at {m.pc:06o} executes itself forever"
     return None
+
+
+_NOT_TELETYPE = (
+    "the program is idle in a loop that does not use the teletype: a JRST . at its end, or "
+    "a wait for a device that is not attached (the Type 340 needs a --display option)"
+)
+
+
+def _reads_teletype(m: Machine, pcs: frozenset[int] | None) -> bool:
+    """Whether the idle loop at ``pcs`` has an I/O instruction for the teletype (120)."""
+    return any(m.memory[pc] >> 33 == 7 and (m.memory[pc] >> 26) & 0o177 == 0o120 >> 2
+               for pc in pcs or ())  # fmt: skip
 
 
 def _loop_signature(m: Machine, pcs: list[int]) -> frozenset[int] | None:

@@ -365,3 +365,11 @@ def test_a_picture_the_console_cannot_write_fails_it(programs: Programs) -> None
     result = console(str(programs.echo), "--display-png", "/dev/full", commands="quit\n")
     assert result.exit_code == 1
     assert result.stderr == "pdp6: cannot write /dev/full: No space left on device\n"
+
+
+def test_the_340_s_registers_without_a_340_say_how_to_attach_one(echo_console) -> None:
+    r = echo_console("e dis.x\n", status=1)
+    assert r["e dis.x"] == (
+        "?examine: dis.x: no Type 340 on this machine (start the console with --display, "
+        "--display-png FILE or --display-gif FILE)"
+    )

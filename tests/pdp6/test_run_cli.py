@@ -293,6 +293,17 @@ def test_a_program_that_runs_into_zeroed_core_stops_saying_why(tmp_path: Path) -
     assert "would trap forever" in result.stderr
 
 
+def test_an_idle_loop_that_is_not_the_teletype_is_not_called_waiting_for_input(
+    tmp_path: Path,
+) -> None:
+    """It used to be reported as waiting for input, which the program never asked for."""
+    result = run(str(program(tmp_path, "idle", "GO:\tMOVEI 1,5\n\tJRST .\n\tEND GO\n")),
+                 "-v", input="")  # fmt: skip
+    assert result.exit_code == 0
+    idle = "pdp6: the program is idle in a loop that does not use the teletype: a JRST . at"
+    assert result.stderr.startswith(idle) and "the Type 340 needs a --display" in result.stderr
+
+
 # --- pdp6 disasm --------------------------------------------------------------------------
 def test_disasm_lists_words_with_symbols(programs: Programs) -> None:
     result = CliRunner().invoke(main, ["disasm", str(programs.echo)])
