@@ -499,6 +499,13 @@ def debug(
       pdp6 debug echo.mid
       pdp6 debug echo.mid -c "break TYO" -c go
     """
+    try:
+        head = source.read_bytes()[:4096]
+    except OSError as exc:
+        raise click.ClickException(f"cannot read {source}: {exc.strerror}") from None
+    if b"\0" in head:  # (midas would read it as text and stumble on the first odd byte)
+        raise click.ClickException(f"{source} is not a MIDAS source but a binary file: "
+                                   f"'pdp6 console {source}' loads a binary")  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="pdp6-debug-") as tmp:
         binary = Path(tmp) / (source.stem + ".bin")
         _assemble(source, binary, midas_args)

@@ -538,8 +538,10 @@ class Console:
             self.say(f"teletype: {value} {'mode' if value.lower() == 'fast' else 'baud'}")
         elif what.lower() == "stack" and value:
             ac = _digits(value, 8)
+            if ac is None and value.upper() in self.dbg.symbols:  # (its name: set stack P)
+                ac = self.dbg.symbols[value.upper()]
             if ac is None or not 0 <= ac <= 0o17:
-                raise CommandError("set stack AC wants an accumulator 0-17")
+                raise CommandError("set stack AC wants an accumulator 0-17 (octal, or its name)")
             self.dbg.stack_ac = ac
             self.say(f"stack pointer is AC {ac:o}")
         elif what.lower() in ("switches", "sw") and value:

@@ -6,6 +6,7 @@ relative name is looked up beside the map file and then in the current directory
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,7 +58,9 @@ class SourceMap:
         return lines[line - 1]
 
     def find_file(self, spec: str) -> str | None:
-        """The map's file name matching ``spec`` (a full name, a path suffix or a basename)."""
+        """The map's file name matching ``spec`` (a full name, a path suffix or a basename;
+        ``./`` and the like are read as the path they name)."""
+        spec = os.path.normpath(spec) if spec else spec
         for name in self.files:
             if name == spec or Path(name).name == spec or name.endswith("/" + spec):
                 return name

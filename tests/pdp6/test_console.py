@@ -124,14 +124,14 @@ def test_the_processors_apr_and_pi_are_examined_and_deposited_the_same_way(
                                   "or directory"),
         ("show nothing", "?show: show registers, devices, breaks, symbols [PREFIX] or stack"),
         ("set tty slow", "?set: set tty BAUD (e.g. 110) or set tty fast"),
-        ("set stack 20", "?set: set stack AC wants an accumulator 0-17"),
+        ("set stack 20", "?set: set stack AC wants an accumulator 0-17 (octal, or its name)"),
         ("help frob", "?help: no command 'frob' (help lists them)"),
         ('type "ABC', "?type: the quoted text has no closing quote"),
         # typed values are read whole or refused (these were cut short or read by int())
         ("d 100 1,,2,,3", "?deposit: unexpected ',,' after L,,R in '1,,2,,3'"),
         ("step 1_0", "?step: step wants a decimal count, not '1_0'"),
         ("e 100/1_0", "?examine: 100/1_0: the count after '/' must be octal"),
-        ("set stack +7", "?set: set stack AC wants an accumulator 0-17"),
+        ("set stack +7", "?set: set stack AC wants an accumulator 0-17 (octal, or its name)"),
         ("set tty 1_10", "?set: set tty BAUD (e.g. 110) or set tty fast"),
         ("show devices now", "?show: show devices takes no arguments"),
         ("show symbols T Y", "?show: show symbols takes one PREFIX"),
@@ -373,3 +373,7 @@ def test_the_340_s_registers_without_a_340_say_how_to_attach_one(echo_console) -
         "?examine: dis.x: no Type 340 on this machine (start the console with --display, "
         "--display-png FILE or --display-gif FILE)"
     )
+
+
+def test_set_stack_takes_the_accumulator_s_name(echo_console) -> None:
+    assert echo_console("set stack P\n")["set stack P"] == "stack pointer is AC 17"

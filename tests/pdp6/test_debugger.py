@@ -108,6 +108,7 @@ def test_break_at_a_label_stops_before_it_and_continue_goes_on(echo: Debugger) -
 
 def test_break_at_file_line(echo: Debugger) -> None:
     echo.add_break(echo.address("echo.mid:20"))  # PUSHJ P,TYO after reading a key
+    assert echo.address("./echo.mid:20") == echo.address("echo.mid:20")  # (as a shell names it)
     echo.type_keys("K")
     report = echo.go()
     assert report.outcome.reason == "breakpoint" and echo.m.pc == 0o110

@@ -304,6 +304,13 @@ def test_an_idle_loop_that_is_not_the_teletype_is_not_called_waiting_for_input(
     assert result.stderr.startswith(idle) and "the Type 340 needs a --display" in result.stderr
 
 
+def test_debug_refuses_a_binary_naming_the_command_that_loads_one(programs: Programs) -> None:
+    result = CliRunner().invoke(main, ["debug", str(programs.echo)], input="")
+    assert result.exit_code == 1
+    assert result.output == (f"Error: {programs.echo} is not a MIDAS source but a binary file: "
+                             f"'pdp6 console {programs.echo}' loads a binary\n")  # fmt: skip
+
+
 # --- pdp6 disasm --------------------------------------------------------------------------
 def test_disasm_lists_words_with_symbols(programs: Programs) -> None:
     result = CliRunner().invoke(main, ["disasm", str(programs.echo)])
