@@ -227,11 +227,19 @@ class ExpressionMixin:
         return value
 
     def ac_field(self, b: int) -> int:
-        """The AC field of ``A B,`` — or the device field after an I/O instruction."""
+        """The AC field of ``A B,`` — or the device field after an I/O instruction.  A
+        value too wide for the field is cut to it, as MIDAS does; the new dialect warns."""
+        warn = self.pass_no == 2 and not self.old
         if self.w_io:
             if b & 3 and self.pass_no == 2:
                 self.error(f"device code {b:o} is not a multiple of 4")
+            elif b & ~0o774 & MASK36 and warn:
+                self.error(f"device code {b:o} does not fit in the device field (taken as "
+                           f"{b & 0o774:o})", warning=True)  # fmt: skip
             return (b & 0o774) << 24
+        if b & ~0o17 & MASK36 and warn:
+            self.error(f"AC field {b:o} does not fit in 4 bits (taken as {b & 0o17:o})",
+                       warning=True)  # fmt: skip
         return (b & 0o17) << 23
 
     # --- fields -------------------------------------------------------------------------

@@ -539,8 +539,10 @@ class FastLinesMixin:
                 self.w_io = True
                 value = (value + self.ac_field(ac_value)) & MASK36
                 self.w_io = False
+            elif ac_value & ~0o17:  # too wide: ac_field says so
+                value = (value + self.ac_field(ac_value)) & MASK36
             else:  # the AC field, as ac_field places it
-                value = (value + ((ac_value & 0o17) << 23)) & MASK36
+                value = (value + (ac_value << 23)) & MASK36
         if addr is not None:  # added into the right half (add_rh)
             value = (value & LH) | ((value + addr_value) & MASK18)
         if index is not None:

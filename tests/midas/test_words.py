@@ -95,3 +95,19 @@ def test_ac_field_of_alias_adds() -> None:
     # + 000020 (@) + 000017 (index 17).
     assert word("JRSTF 1,@(17)") == xwd(0o254177, 0)
     assert word("JRSTF @(17)") == xwd(0o254137, 0)
+
+
+def test_a_field_too_wide_is_cut_to_it_with_a_warning_in_the_new_dialect() -> None:
+    """MIDAS cuts an AC field or device code to its field; a learner's MOVEI 18.,1 was
+    AC 2 without a word.  The new dialect warns (the old one, as MIDAS, does not)."""
+    from midas import assemble
+
+    source = "GO: MOVEI 18.,1\n CONO 1234,0\n MOVE 17,GO\nEND GO\n"
+    new, old = assemble(source, filename="f.mid"), assemble(source, filename="f.mid", old=True)
+    assert new.words == old.words == {0o100: 0o201100000001, 0o101: 0o723600000000,
+                                      0o102: 0o200740000100}  # fmt: skip
+    assert [str(w) for w in new.warnings] == [
+        "f.mid:1:16: warning: AC field 22 does not fit in 4 bits (taken as 2)",
+        "f.mid:2:13: warning: device code 1234 does not fit in the device field (taken as 234)",
+    ]
+    assert old.warnings == []
