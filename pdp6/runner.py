@@ -191,7 +191,8 @@ class Runner:
                     return Outcome(stop.reason, stop.pc, m.instructions - start)
                 if message is not None:
                     return Outcome("watch", m.pc, m.instructions - start, message)
-                trapped = endless_trap(m)  # (run into zeroed core: a UUO with none in 41)
+                # run into zeroed core (a UUO with none in 41), or an endless @ chain
+                trapped = None if _interruptible(m) else endless_trap(m)
                 if trapped:
                     return Outcome("trap loop", m.pc, m.instructions - start, trapped)
                 new_state = self._tty_state()
@@ -287,6 +288,35 @@ def endless_trap(m: Machine) -> str | None:
         )
     if op == 0o256 and not word & 0o37_000000 and word & 0o777777 == m.pc:
         return f"XCT {m.pc:o} at {m.pc:06o} executes itself forever"
+    loop = None if _interruptible(m) else _endless_indirection(m, word)
+    if loop is not None:
+        return (f"the instruction at {m.pc:06o} ({word:012o}) never finishes: its "
+                f"address is indirect through {loop:06o} for ever (an @ chain that comes "
+                "back)")  # fmt: skip
+    return None
+
+
+def _interruptible(m: Machine) -> bool:
+    """Whether an interrupt could come: the processor samples PI between the steps of an
+    @ chain or a UUO trap, so a program may wait in one for an interrupt to end it."""
+    return bool(m.pi.active and m.pi.on)
+
+
+def _endless_indirection(m: Machine, word: int) -> int | None:
+    """The address where the @ chain of ``word``'s effective address comes back on
+    itself, or None if the chain ends (the processor would follow it for ever)."""
+    seen: set[int] = set()
+    while word >> 22 & 1:  # the indirect bit
+        y = word & 0o777777
+        x = word >> 18 & 0o17
+        if x:
+            y = (y + m.memory[x]) & 0o777777
+        if y in seen:
+            return y
+        if len(seen) > 64 or y >= m.core_words:
+            return None  # (a long chain that may end; or one through missing core)
+        seen.add(y)
+        word = m.memory[y]
     return None
 
 

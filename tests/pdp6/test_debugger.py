@@ -348,3 +348,29 @@ def test_the_stack_is_read_down_to_its_block_only(tmp_path: Path) -> None:
         "#2  GO+1 (000101), calls.mid:4",
     ]  # fmt: skip
     assert sum("<- return to" in line for line in dbg.stack(12)) == 2
+
+
+def test_an_endless_at_chain_is_refused_unless_an_interrupt_could_end_it() -> None:
+    """MOVE A,@X with X: @X never finishes; step used to report it done, again and
+    again.  With the PI system on, an interrupt may end the chain, so it is let run."""
+    from pdp6.runner import endless_trap
+
+    from .conftest import halt, ins, io
+
+    dbg = Debugger(Machine(engine="python"), ScriptedHost(""), baud=None, grace_us=50_000)
+    m = dbg.m
+    m.memory[0o100] = ins("MOVE", 1, 0o102, i=1)
+    m.memory[0o101] = halt(0o101)
+    m.memory[0o102] = ins(0, 0, 0o102, i=1)
+    m.pc = 0o100
+    with pytest.raises(DebugError, match="indirect through 000102 for ever"):
+        dbg.step()
+    assert m.instructions == 0
+    m.memory[0o102] = ins(0, 0, 0o103, i=1)  # a chain that ends is followed
+    assert endless_trap(m) is None
+    m.memory[0o102] = ins(0, 0, 0o102, i=1)
+    m.memory[0o40] = io("CONO", "PI", 0o2377)  # (PI on, every channel)
+    m.pc = 0o40
+    m.step()
+    m.pc = 0o100
+    assert endless_trap(m) is None
