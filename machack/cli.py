@@ -69,13 +69,13 @@ def _fen_arg(fen: str) -> str:
 
 def _setup(session: Session, fen: str) -> None:
     """SETUP a position read by ``_fen_arg``, or say why the program refused it."""
-    from .player import position_problems
+    from .player import refusal_note
 
     reply = session.send(f"SETUP {fen}")
     if not reply.accepted:
-        why = position_problems(fen)
-        because = f" ({why})" if why else ""
-        raise click.ClickException(f"the program refused the FEN {fen!r}: {reply.text}{because}")
+        raise click.ClickException(
+            f"the program refused the FEN {fen!r}: {reply.text}{refusal_note(fen)}"
+        )
 
 
 class _Say:

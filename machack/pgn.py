@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import chess
 import chess.pgn
 
-from .player import centipawns, mate_moves, name_move, position_problems
+from .player import centipawns, mate_moves, name_move, refusal_note
 from .session import BOOK_MARK, Session, is_move_line, move_text
 
 MACHACK = "Mac Hack VI (emulated PDP-6)"
@@ -154,10 +154,7 @@ def type_pg(session: Session, start_fen: str, moves: Sequence[PgMove]) -> tuple[
     """Type the moves into the program from ``start_fen``; the moves in coordinates and
     the result it announced ('*' if none).  Raises ValueError naming a refused move."""
     if not session.send(f"SETUP {start_fen}").accepted:
-        why = position_problems(start_fen)
-        raise ValueError(
-            f"the program refused the position {start_fen!r}" + (f" ({why})" if why else "")
-        )
+        raise ValueError(f"the program refused the position {start_fen!r}{refusal_note(start_fen)}")
     session.command("PN")
     board = chess.Board(start_fen)
     out: list[str] = []

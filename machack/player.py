@@ -42,12 +42,19 @@ class PositionError(ValueError):
 
 def position_problems(fen: str) -> str:
     """What python-chess finds wrong with the position of ``fen`` ('' if nothing, or if
-    it cannot read it), to say beside the program's refusal (BAD FEN)."""
+    it cannot read it)."""
     try:
         status = chess.Board(fen).status()
     except ValueError:
         return ""
     return ", ".join(str(f.name).lower().replace("_", " ") for f in chess.Status if f & status)
+
+
+def refusal_note(fen: str) -> str:
+    """`` (no white king, ...)`` to put after the program's refusal of ``fen`` (BAD FEN),
+    or '' when python-chess finds nothing wrong."""
+    why = position_problems(fen)
+    return f" ({why})" if why else ""
 
 
 def centipawns(value: int) -> int:
@@ -167,9 +174,7 @@ class MacHack:
         if fen != self.start_fen:
             reply = self.session.send(f"SETUP {board.fen()}")
             if not reply.accepted:
-                why = position_problems(fen)
-                because = f" ({why})" if why else ""
-                raise PositionError(f"the program refused the FEN: {reply.text}{because}")
+                raise PositionError(f"the program refused the FEN: {reply.text}{refusal_note(fen)}")
             self.start_fen, self.board = fen, board
         have = self.board.move_stack
         keep = 0

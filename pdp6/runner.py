@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .devices.teletype import Teletype
+from .isa import decode, decode_io
 from .machine import Machine, Stop
 from .memrefs import references_at
 
@@ -306,9 +307,10 @@ def _endless_indirection(m: Machine, word: int) -> int | None:
     """The address where the @ chain of ``word``'s effective address comes back on
     itself, or None if the chain ends (the processor would follow it for ever)."""
     seen: set[int] = set()
-    while word >> 22 & 1:  # the indirect bit
-        y = word & 0o777777
-        x = word >> 18 & 0o17
+    while True:
+        _op, _ac, indirect, x, y = decode(word)
+        if not indirect:
+            return None
         if x:
             y = (y + m.memory[x]) & 0o777777
         if y in seen:
@@ -317,7 +319,6 @@ def _endless_indirection(m: Machine, word: int) -> int | None:
             return None  # (a long chain that may end; or one through missing core)
         seen.add(y)
         word = m.memory[y]
-    return None
 
 
 _NOT_TELETYPE = (
@@ -327,9 +328,9 @@ _NOT_TELETYPE = (
 
 
 def _reads_teletype(m: Machine, pcs: frozenset[int] | None) -> bool:
-    """Whether the idle loop at ``pcs`` has an I/O instruction for the teletype (120)."""
-    return any(m.memory[pc] >> 33 == 7 and (m.memory[pc] >> 26) & 0o177 == 0o120 >> 2
-               for pc in pcs or ())  # fmt: skip
+    """Whether the idle loop at ``pcs`` has an I/O instruction for the teletype."""
+    words = [m.memory[pc] for pc in pcs or ()]
+    return any(w >> 33 == 7 and decode_io(w)[0] == Teletype.code for w in words)
 
 
 def _loop_signature(m: Machine, pcs: list[int]) -> frozenset[int] | None:
