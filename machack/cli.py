@@ -311,14 +311,20 @@ def _write_play_pgn(session: Session, notes: PlayNotes, colour: str, path: Path)
         text = play_pgn(session, notes, white, black)
     except (SessionError, ValueError) as exc:
         raise click.ClickException(f"the PGN was not made: {exc}") from exc
+    _write_or_show(path, text)
+    click.echo(f"[the game is in {path}]", err=True)
+
+
+def _write_or_show(path: Path, pgn: str) -> None:
+    """Write the PGN to ``path``, checked writable before the work; if it cannot be
+    written after all (a full disk), it goes to standard error, not lost."""
     try:
-        path.write_text(text)
+        path.write_text(pgn)
     except OSError as exc:
-        click.echo(text, err=True, nl=False)
+        click.echo(pgn, err=True, nl=False)
         raise click.ClickException(
             f"cannot write {path}: {exc.strerror or exc} (the game's PGN is above)"
         ) from None
-    click.echo(f"[the game is in {path}]", err=True)
 
 
 def _play_lines(
@@ -574,18 +580,18 @@ def pgn_command(
             text = stream.read(1 << 24)
     except (OSError, UnicodeDecodeError) as exc:
         raise click.ClickException(f"cannot read {file}: {exc}") from exc
+    if output is not None:
+        _writable(output)  # now, not after the moves are replayed
+    start = _fen_arg(fen) if fen else START
     session = _session()
     try:
-        pgn = pg_to_pgn(session, text, _fen_arg(fen) if fen else START, white, black, result)
+        pgn = pg_to_pgn(session, text, start, white, black, result)
     except (ValueError, SessionError) as exc:
         raise click.ClickException(str(exc)) from exc
     if output is None:
         click.echo(pgn, nl=False)
-        return
-    try:
-        output.write_text(pgn)
-    except OSError as exc:
-        raise click.ClickException(f"cannot write {output}: {exc}") from exc
+    else:
+        _write_or_show(output, pgn)
 
 
 @main.command()

@@ -73,7 +73,8 @@ COMMANDS: tuple[Command, ...] = (
             examples=("watch COUNT",)),
     Command(("delete", "nobreak"), "delete LOC|all", "remove breakpoints and watches",
             examples=("delete TYO", "delete all")),
-    Command(("list", "l"), "list [LOC]", "show the source around LOC (default: the PC)"),
+    Command(("list", "l"), "list [LOC]", "show the source around LOC (default: the PC)",
+            "a FILE:LINE shows that line itself, code or not"),
     Command(("where", "bt", "backtrace"), "where", "where the PC is and the calls that led there",
             "calls are found from the PUSHJ return addresses on the stack"),
     Command(("stack",), "stack [N]", "the top N words of the stack (default 8)"),
@@ -419,6 +420,9 @@ class Console:
 
     # --- source and state -------------------------------------------------------------
     def cmd_list(self, arg: str) -> None:
+        if ":" in arg and self._is_source_place(arg):
+            self.say("\n".join(self.dbg.source_listing(arg)))
+            return
         addr = self.dbg.address(arg) if arg else None
         self.say("\n".join(self.dbg.listing(addr)))
 
@@ -518,9 +522,7 @@ class Console:
         if not arg:
             raise CommandError('usage: type TEXT, or type "TEXT" with \\r for RETURN')
         if arg.startswith('"'):
-            if len(arg) < 2 or not arg.endswith('"'):
-                raise CommandError("the quoted text has no closing quote")
-            text = re.sub(r"\\(.)", _unescape, arg[1:-1])
+            text = _quoted(arg)
         else:
             text = arg + "\r"
         self.dbg.type_keys(text)
@@ -590,9 +592,19 @@ def _digits(text: str, base: int) -> int | None:
     return int(text, base)
 
 
-def _unescape(match: re.Match[str]) -> str:
-    c = match.group(1)
-    return {"r": "\r", "n": "\n", "t": "\t"}.get(c, c)
+_ESCAPES = {"r": "\r", "n": "\n", "t": "\t", "\\": "\\", '"': '"'}
+
+
+def _quoted(arg: str) -> str:
+    """The keys of ``type "TEXT"``: the text between the quotes with its escapes read
+    (a misspelt escape is refused, not typed as its letter)."""
+    match = re.fullmatch(r'"((?:[^"\\]|\\.)*)"', arg)
+    if match is None:
+        raise CommandError('the quoted text has no closing quote (write \\" for a quote in it)')
+    for escape in re.findall(r"\\(.)", match.group(1)):
+        if escape not in _ESCAPES:
+            raise CommandError(f'unknown escape \\{escape}: use \\r \\n \\t \\\\ or \\"')
+    return re.sub(r"\\(.)", lambda m: _ESCAPES[m.group(1)], match.group(1))
 
 
 def enable_line_editing() -> None:

@@ -330,7 +330,8 @@ class Debugger:
             raise DebugError(f"address {addr:o} is beyond core (0-{self.m.core_words - 1:o})")
         return addr
 
-    def _source_address(self, text: str) -> int:
+    def _source_place(self, text: str) -> tuple[str, int]:
+        """The map's file name and the line number that ``FILE:LINE`` (or ``:LINE``) names."""
         assert self.source is not None
         spec, _, line_text = text.rpartition(":")
         if not line_text.isdigit():
@@ -339,9 +340,12 @@ class Debugger:
         if name is None:
             known = ", ".join(self.source.display_name(f) for f in self.source.files)
             raise DebugError(f"{text}: no source file {spec!r} in this program ({known})")
-        found = self.source.addresses_at(name, int(line_text))
+        return name, int(line_text)
+
+    def _source_address(self, text: str) -> int:
+        found = self.source.addresses_at(*self._source_place(text)) if self.source else None
         if found is None:
-            raise DebugError(f"{text}: no code at or after line {line_text}")
+            raise DebugError(f"{text}: no code at or after line {text.rpartition(':')[2]}")
         return min(found[1])
 
     def where(self, addr: int) -> str | None:
@@ -553,7 +557,21 @@ class Debugger:
         place = self.source.line_of(addr)
         if place is None:
             raise DebugError(f"{self.name(addr)} has no source line")
-        name, line = place
+        return self._lines_around(*place, context)
+
+    def source_listing(self, text: str, context: int = 5) -> list[str]:
+        """The source around ``FILE:LINE`` itself, the line marked ``=>``: any line, a
+        comment or a BLOCK as well as code, since nothing is looked up in core."""
+        if self.source is None:
+            raise DebugError("no source-line map is loaded")
+        name, line = self._source_place(text)
+        lines = self.source.text(name)
+        if lines is not None and not 1 <= line <= len(lines):
+            raise DebugError(f"{text}: {self.source.display_name(name)} has lines 1-{len(lines)}")
+        return self._lines_around(name, line, context)
+
+    def _lines_around(self, name: str, line: int, context: int) -> list[str]:
+        assert self.source is not None
         text = self.source.text(name)
         if text is None:
             raise DebugError(f"source file {name} not found")
@@ -608,10 +626,12 @@ class Debugger:
         pointer = m.memory[ac]
         top = pointer & MASK18
         out = [f"stack pointer AC {ac:o} = {halves(pointer)}"]
+        if top < 0o20 or top >= m.core_words:
+            where = "the accumulators" if top < 0o20 else "no core"
+            return [*out, f"  (it points into {where}: no stack set up yet, or set stack names "
+                          "another accumulator)"]  # fmt: skip
         floor = self._stack_floor(top)
         for addr in range(top, max(0o20, top - count + 1) - 1, -1):
-            if addr >= m.core_words:
-                break
             word = m.memory[addr]
             line = f"  {self.examine(addr)}"
             ret = word & MASK18

@@ -132,7 +132,7 @@ class _Reader:
     # --- words ---------------------------------------------------------------------
     def word(self) -> int:
         if ",," in (t for _, t, _ in self.tokens):
-            left = self.expression()
+            left = self.expression() if self.peek() != ",," else 0  # ,,5 is 0,,5
             self.take(",,")
             right = self.expression() if not self.at_end() else 0
             if not self.at_end():  # 1,,2,,3 or 1,,2 3: nothing may follow the right half

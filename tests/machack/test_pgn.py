@@ -82,6 +82,24 @@ def test_machack_pgn_command(tmp_path: Path) -> None:
     assert piped.exit_code == 0 and piped.output.rstrip().endswith("4. Qxf7# *")
 
 
+def test_machack_pgn_checks_its_output_first_and_never_loses_the_pgn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from machack import pgn
+
+    made = []
+    monkeypatch.setattr(pgn, "pg_to_pgn", lambda *a: made.append(a) or "1. e4 *\n")
+    target = tmp_path / "no" / "game.pgn"
+    result = CliRunner().invoke(main, ["pgn", "-o", str(target)], input=SCHOLAR)
+    assert result.output == f"Error: cannot write {target}: there is no directory {target.parent}\n"
+    assert result.exit_code == 1 and not made  # refused before the moves were replayed
+    if Path("/dev/full").exists():  # writable, but full when written: shown, not lost
+        result = CliRunner().invoke(main, ["pgn", "-o", "/dev/full"], input=SCHOLAR)
+        assert result.exit_code == 1 and made
+        assert result.stderr == ("1. e4 *\nError: cannot write /dev/full: No space left on "
+                                 "device (the game's PGN is above)\n")  # fmt: skip
+
+
 def test_machack_pgn_bad_input_is_one_message(tmp_path: Path) -> None:
     cases = {
         "nothing here\n": "no moves found",

@@ -94,6 +94,9 @@ def test_the_processors_apr_and_pi_are_examined_and_deposited_the_same_way(
     assert "APR pia 3 clock off" in r["registers"] and "PI off on 177" in r["registers"]
 
 
+NO_CLOSING_QUOTE = 'the quoted text has no closing quote (write \\" for a quote in it)'
+
+
 @pytest.mark.parametrize(
     "command, reply",
     [
@@ -126,7 +129,9 @@ def test_the_processors_apr_and_pi_are_examined_and_deposited_the_same_way(
         ("set tty slow", "?set: set tty BAUD (e.g. 110) or set tty fast"),
         ("set stack 20", "?set: set stack AC wants an accumulator 0-17 (octal, or its name)"),
         ("help frob", "?help: no command 'frob' (help lists them)"),
-        ('type "ABC', "?type: the quoted text has no closing quote"),
+        ('type "ABC', f"?type: {NO_CLOSING_QUOTE}"),
+        ('type "AB\\"', f"?type: {NO_CLOSING_QUOTE}"),  # \" is a quote in the text
+        ('type "A\\q"', "?type: unknown escape \\q: use \\r \\n \\t \\\\ or \\\""),
         # typed values are read whole or refused (these were cut short or read by int())
         ("d 100 1,,2,,3", "?deposit: unexpected ',,' after L,,R in '1,,2,,3'"),
         ("step 1_0", "?step: step wants a decimal count, not '1_0'"),
@@ -197,6 +202,15 @@ def test_state_commands(echo_console) -> None:
     assert r["set stack 16"] == "stack pointer is AC 16"
     assert r["set switches 1,,2"] == "SWITCHES/ 000001,,000002"
     assert r["reset"] == "I/O reset: devices, PI and APR flags cleared"
+
+
+def test_list_shows_any_source_line(echo_console) -> None:
+    """A FILE:LINE is listed as written, whether it holds code or not: the BLOCK near the
+    end assembles no word and nothing follows it, the comment at the top is no code."""
+    r = echo_console("list echo.mid:43\nlist :1\nlist :46\n", status=1)
+    assert "=>   43  PDL:    BLOCK PDLEN" in r["list echo.mid:43"]
+    assert r["list :1"].splitlines()[0].startswith("=>    1  ")
+    assert r["list :46"] == "?list: :46: echo.mid has lines 1-45"
 
 
 def test_help(echo_console) -> None:

@@ -168,6 +168,14 @@ def test_stack_and_backtrace(echo: Debugger) -> None:
     assert lines[1].endswith("<- return to GREET+3 (000106), echo.mid:16")
 
 
+def test_a_stack_not_yet_set_up_is_said_to_be_so(echo: Debugger) -> None:
+    assert echo.stack() == [
+        "stack pointer AC 17 = 000000,,000000",
+        "  (it points into the accumulators: no stack set up yet, or set stack names another "
+        "accumulator)",
+    ]
+
+
 def test_listing_marks_the_current_line(echo: Debugger) -> None:
     lines = echo.listing(sym(echo, "TYO"), context=1)
     assert lines == [

@@ -22,6 +22,8 @@ SYMBOLS = {"FOO": 0o200, "BAR": 0o300, "P": 0o17, "BUF": 0o400, "A.B": 0o1000}
         ("CONSO TTY,40", 0o712340_000040),
         ("1,,-2", 0o000001_777776),
         ("-1,,FOO", 0o777777_000200),
+        (",,5", 0o5),  # MIDAS's ,,C: the left half left out is 0
+        ("FOO,,", 0o000200_000000),
         ("JRST 4,", 0o254200_000000),
         ("HALT .", 0o254200_000100),  # . is the current location
         ("AOS (P)", 0o350017_000000),
