@@ -8,7 +8,8 @@ the legal moves; the attack tables (counts with x-rays), the first-on-a-line att
 estimate and unblocking are computed here.
 
 ``score_moves(board)`` returns, for every legal move, a :class:`Scored` with the terms as
-TRACE names them, the plausibility and the flags.  Where neither document decides, the
+TRACE names them, the plausibility and the flags (the flag to investigate follows the
+paper's width extensions, spec 2, where the program departs from the surviving source).  Where neither document decides, the
 choice is marked ``CHOICE`` in a comment.
 
 The evaluator's pawn definitions (passed, backward) come from ``sbe_reference`` (the
@@ -441,6 +442,8 @@ class Position:
         if b.is_castling(move):
             sc.add(CASTLE, "CASTLES")
             sc.plausibility = CASTLE
+            if b.gives_check(move):  # a safe check: investigated (spec 2)
+                sc.flags |= {"CHECK", "INVESTIGATE"}
             return sc
         o, d = move.from_square, move.to_square
         p = b.piece_at(o)
@@ -710,9 +713,8 @@ class Position:
         if not unsafe:
             terms_d = 0
             for t in reach_d:
-                pts, fo, ch = self.attack_terms(pt, pv, t, True, sc, after)
+                pts, _, ch = self.attack_terms(pt, pv, t, True, sc, after)
                 terms_d += pts
-                forcing += fo
                 check = check or ch
             sc.add(sq_d, "ATTACKS SQUARES")
             if pt in (chess.KING, chess.QUEEN):
@@ -722,10 +724,11 @@ class Position:
                     if t in CENTRE4:
                         sc.add(ACSPV, "ATTACKS THE CENTRE")
 
-        # check: the move's own attacks (as a pawn for a promotion) or a discovery
+        # check: the move's own attacks or a discovery, and the new queen's of a promotion
+        # (scored as a pawn move, but its check is a check: spec 2, "all safe checks")
         after_full = after.copy(stack=False)
         after_full.turn = he
-        if after_full.is_check():
+        if after_full.is_check() or (move.promotion and b.gives_check(move)):
             check = True
 
         # 12. positional delta
@@ -738,7 +741,10 @@ class Position:
             sc.flags.add("CHECK")
         if unsafe:
             sc.flags.add("UNSAFE")
-        elif check or capture or forcing >= 2:
+        # 14. the paper's width extensions (spec 2, which the program follows over the
+        # surviving source's item 14): a safe check; any capture, safe or not, in the
+        # first plies (PLAUS and TRACE score at the root, within SETC's default 2).
+        if (check and not unsafe) or capture:
             sc.flags.add("INVESTIGATE")
         return sc
 

@@ -320,9 +320,9 @@ class Search:
         best: tuple[int, int, list] | None = None  # (modified, raw, pv)
         root = ply == 1
         for e in nl.entries:
-            inv = ("INVESTIGATE" in e.flags) or (
-                "CAPTURE" in e.flags and "UNSAFE" not in e.flags and ply <= self.setc
-            )
+            # spec 2: a safe check (PLAUS's INVESTIGATE, at SETC 0); any capture, safe
+            # or not, in the first SETC plies
+            inv = ("INVESTIGATE" in e.flags) or ("CAPTURE" in e.flags and ply <= self.setc)
             if not (counted < w or len(pieces) < k or inv):
                 continue
             pieces.add(e.move.from_square)
@@ -376,21 +376,20 @@ class Search:
         return False
 
     def leaf(self, path, board, ply, alpha, a_eq, beta, b_eq, mcfb) -> Result:
-        """4.7: feedover (a PMG node again) when the position calls for it and the limits
-        allow, else the capture search: stand pat, then the captures of pieces on prey."""
+        """4.7 and spec 3: feedover (a PMG node again) when the position calls for it
+        (PREY's verdict: the paper's conditions, the check among them only with a piece
+        on prey) and the limits allow; else the capture search: a checkmate has its mate
+        value (spec 1), else stand pat, then the captures of pieces on prey."""
         can_feed = ply < self.fdcut and mcfb > 0
         prey = None
         if can_feed:
-            if board.is_check():
-                self.st.fed += 1
-                return self.pmg_node(path, board, ply, alpha, a_eq, beta, b_eq, mcfb - 1)
             prey, cond = self.o.prey(path, board)
             if cond:
                 self.st.fed += 1
                 return self.pmg_node(path, board, ply, alpha, a_eq, beta, b_eq, mcfb - 1)
-        elif board.is_check():
-            self.st.stopped += 1
         self.st.capture += 1
+        if board.is_checkmate():
+            return Result(-(MATEV - (ply - 1)), [])
         self.st.evals += 1
         s = self.o.score(path, board)
         stand = s if board.turn == chess.WHITE else -s
@@ -398,10 +397,10 @@ class Search:
             return Result(stand, [])
         if prey is None:
             # counter convention (docs/machack.md): where the limits rule feedover
-            # out, a stopped feedover is counted only at a node in check or one that
-            # standing pat did not end
+            # out, a stopped feedover is counted only at a node that standing pat did
+            # not end
             prey, cond = self.o.prey(path, board)
-            if cond and not board.is_check():
+            if cond:
                 self.st.stopped += 1
         best = (stand, [])
         if stand > alpha:

@@ -66,11 +66,11 @@ def root_moves(listed: list[tuple[int, str, list[str], bool]], width: int, safe:
     return taken
 
 
-# Searched at depth 1 with no feedover, secondary search or table, each root move is
-# one node of the capture search (these positions leave the opponent nothing to take).
+# Searched at depth 1 with no feedover, secondary search or table.
 DEPTH1 = ["HASH OFF", "SETD 1", "SETF 0", "SETSD 0"]
 ROOK = "6k1/8/8/8/8/8/8/R5K1 w - - 0 30"
 ITALIAN = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
+UNSAFE_CAPTURE = "k7/8/2p5/3p4/8/8/8/K2R4 w - - 0 30"
 
 
 @pytest.mark.parametrize(
@@ -85,9 +85,15 @@ ITALIAN = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
         # QXP, then Q-Q8 (a safe check); Q-N4 checks but is unsafe: not searched.
         ("6k1/5p2/8/7p/8/8/8/3Q2K1 w - - 0 30", 1, 2, 2),
         # RXP and KXP are captures: KXP is searched beyond the width only at SETC >= 1;
-        # R-R2 attacks both pawns (two forcing attacks) and is always searched.
-        ("7k/8/8/8/p7/8/6p1/R5K1 w - - 0 30", 1, 0, 2),
-        ("7k/8/8/8/p7/8/6p1/R5K1 w - - 0 30", 1, 1, 3),
+        # R-R2 attacks both pawns (two forcing attacks, the surviving program's fifth
+        # extension), which is not among the paper's: not searched.
+        ("7k/8/8/8/p7/8/6p1/R5K1 w - - 0 30", 1, 0, 1),
+        ("7k/8/8/8/p7/8/6p1/R5K1 w - - 0 30", 1, 1, 2),
+        # RXP gives the rook for a pawn (unsafe), yet in the first SETC plies every
+        # capture is searched (the paper's "all captures"; the surviving program's were
+        # the safe ones).
+        (UNSAFE_CAPTURE, 1, 0, 1),
+        (UNSAFE_CAPTURE, 1, 1, 2),
     ],
 )
 def test_width_and_its_extensions(
@@ -97,8 +103,8 @@ def test_width_and_its_extensions(
     listed = plaus(session, fen)
     safe = int(session.command("PLAUS").lines[0].split()[3])
     assert root_moves(listed, width, safe) == want
-    lines = go(session, fen, *DEPTH1, f"SETW {width}")
-    assert stats(lines)["CAPTURE"] == want
+    lines = go(session, fen, *DEPTH1, f"SETW {width}", "SMVD 1")
+    assert sum(" PLAUS " in x for x in lines) == want  # SMVD types each root move searched
 
 
 def test_rook_list_shape(session: Session) -> None:
@@ -191,15 +197,39 @@ def test_prey_stores_nothing(session: Session) -> None:
     assert session.machine.memory[0] == 0
 
 
-def test_check_alone_feeds_over(session: Session) -> None:
-    """Width 1 searches R-KB1 and the check R-R8; nothing is on prey anywhere, yet the
-    node in check feeds over (machack-original 4.7: check alone suffices), when SETF
-    allows it."""
+def test_a_check_feeds_over_only_with_a_piece_on_prey(session: Session) -> None:
+    """Width 1 searches the most plausible move and the safe check R-R8.  At the leaf
+    after R-R8 Black is in check: with nothing of his on prey it does not feed over
+    (the paper's condition 1 asks for a piece en prise as well as the check; the
+    surviving program fed over on the check alone, machack-original 4.7 and 11); with
+    his knight on prey it does, when SETF allows, and the line searched goes on."""
     assert prey(session, "R5k1/8/8/8/8/8/8/6K1 b - - 1 30") == ["NO FEEDOVER"]
     lines = go(session, ROOK, *DEPTH1, "SETW 1", "SETF 1")
+    assert stats(lines)["FEEDOVERS"] == (0, 0)
+    assert prey(session, "R5k1/8/8/3n4/4P3/8/8/6K1 b - - 0 30") == [
+        "ON PREY QN D5 BLACK",
+        "FEEDOVER",
+    ]
+    assert prey(session, "6k1/8/8/3n4/4P3/8/8/R5K1 b - - 0 30") == [
+        "ON PREY QN D5 BLACK",
+        "NO FEEDOVER",
+    ]
+    knight = "6k1/8/8/3n4/4P3/8/8/R5K1 w - - 0 30"
+    lines = go(session, knight, *DEPTH1, "SETC 0", "SETW 1", "SETF 1", "SMVD 1")
     assert stats(lines)["FEEDOVERS"] == (1, 0)
-    lines = go(session, ROOK, *DEPTH1, "SETW 1", "SETF 0")
-    assert stats(lines)["FEEDOVERS"] == (0, 1)
+    (check,) = (x for x in lines if x.startswith("R-R8 PLAUS "))
+    assert check.split(" PV ")[1].split()[:2] == ["R-R8CH", "K-B2"], check
+
+
+def test_a_mate_at_a_leaf_is_seen(session: Session) -> None:
+    """R-R8 mates at depth 1.  The leaf is in check with nothing on prey, so it does
+    not feed over, but a checkmate the search reaches at any depth has its mate value
+    (spec 1): the program plays it and announces it."""
+    lines = go(session, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 30", *DEPTH1, "SMVD 1")
+    assert played(lines) == "R-R8 MATE"
+    (mate,) = (x for x in lines if x.startswith("R-R8 PLAUS "))
+    assert int(mate.split(" VALUE ")[1].split()[0]) >= MATE_RANGE, mate
+    assert stats(lines)["FEEDOVERS"] == (0, 0)
 
 
 def test_tables_wait_for_standing_pat_where_no_feedover_can_come(session: Session) -> None:
@@ -214,16 +244,18 @@ def test_tables_wait_for_standing_pat_where_no_feedover_can_come(session: Sessio
     assert counts["CAPTURE"] > 0 and builds < counts["PMG"] + counts["CAPTURE"]
 
 
-CROSS = "7k/8/5KPn/8/8/8/8/R7 w - - 0 30"
+FORK = "6k1/8/8/3n4/4P3/2B1B3/8/R5K1 w - - 0 30"
 
 
-@pytest.mark.parametrize(("setf", "want"), [(0, (0, 2)), (1, (2, 1))])
+@pytest.mark.parametrize(("setf", "want"), [(0, (0, 0)), (1, (1, 1)), (2, (2, 0))])
 def test_feedover_at_the_leaves(session: Session, setf: int, want: tuple[int, int]) -> None:
-    """Width 1 and depth 1 search the checks P-N7 (answered by a king move) and R-R8,
-    answered only by N-N1, which checks back.  The two nodes in check at ply 1 feed
-    over when SETF allows a ply of it; the one at ply 2 would need SETF 2.  FEEDOVERS
-    n/m: n fed over, m stopped by the limit."""
-    lines = go(session, CROSS, *DEPTH1, "SETW 1", f"SETF {setf}")
+    """Width 1 and depth 1 (captures not extended: SETC 0) search PXN and the safe
+    check R-R8.  After R-R8 Black is in check with his knight on prey: that leaf, at
+    ply 2, feeds over when SETF allows a ply of it (SETF 0: it stands pat, its static
+    value already beyond the window).  Black's king moves, and White has both bishops
+    on prey (the knight forks them): a feedover at ply 3, which needs SETF 2.
+    FEEDOVERS n/m: n fed over, m stopped by the limit."""
+    lines = go(session, FORK, *DEPTH1, "SETC 0", "SETW 1", f"SETF {setf}")
     assert stats(lines)["FEEDOVERS"] == want
 
 
@@ -231,10 +263,15 @@ def test_feedover_at_the_leaves(session: Session, setf: int, want: tuple[int, in
 def test_no_feedover_at_setd_plus_setf(session: Session, setf: int, want: tuple[int, int]) -> None:
     """SETF n allows feedover only above ply SETD + n (FDCUT = SETD + n + 1 counted from
     the root as 1, c197:1658-1666).  At depth 1, PXP and two captures of the capture
-    search, PXP and BXPch, reach a node in check at ply 3 with no feedover spent on the
-    line: SETF 2 stops it, SETF 3 feeds over."""
-    fen = "6k1/6pp/4p3/3p4/2P5/1B6/5PPP/3R2K1 w - - 0 30"
-    lines = go(session, fen, *DEPTH1, "SETW 1", f"SETF {setf}")
+    search, PXP and BXPch, reach a node in check with Black's rook on prey (the bishop
+    attacks it too) and no feedover spent on the line: SETF 2 stops it, SETF 3 feeds
+    over."""
+    fen = "r5k1/6pp/4p3/3p4/2P5/1B6/5PPP/3R2K1 w - - 0 30"
+    assert prey(session, "r5k1/6pp/8/3B4/8/8/5PPP/3R2K1 b - - 0 31") == [
+        "ON PREY QR A8 BLACK",
+        "FEEDOVER",
+    ]
+    lines = go(session, fen, *DEPTH1, "SETC 0", "SETW 1", f"SETF {setf}")
     assert stats(lines)["FEEDOVERS"] == want
 
 

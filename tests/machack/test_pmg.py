@@ -242,6 +242,18 @@ def cases() -> list[Case]:
     ]))  # fmt: skip
     # 2.7 castling: the fixed 768 and nothing else.
     out.append(case("castling", ROOKS, "O-O", [(CASTLE, "CASTLES")]))
+    # ... but a castling that checks (the rook on its new file) is a safe check, which
+    # the paper investigates (spec 2): the surviving source never flagged it.
+    out.append(case("castling with check", "3k4/8/8/8/8/8/8/R3K3 w Q - 0 30", "O-O-O",
+                    [(CASTLE, "CASTLES")], "INVESTIGATE", "CHECK"))  # fmt: skip
+    # A promotion scores as the pawn's push; the new queen's check makes it a safe
+    # check to investigate (along the rank: the pawn's own walk cannot see it).
+    fen = "k7/4P3/8/8/8/8/8/4K3 w - - 0 30"
+    out.append(case("promotion with check", fen, "P-K8=Q", [
+        (-development(b(fen), "e7"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (PPP[8], "PUSHES A PASSED PAWN"),
+        (IVLU, "INITIAL VALUE"),
+    ], "INVESTIGATE", "CHECK"))  # fmt: skip
     # 2 landing in front of an enemy passed pawn: PPP of its rank (QP on its 6th).
     fen = "6k1/8/8/8/4N3/3p4/8/6K1 w - - 0 30"
     out.append(case("blocks a passed pawn", fen, "N-Q2", [
@@ -378,7 +390,7 @@ def cases() -> list[Case]:
         (IVLU, "INITIAL VALUE"),
         (squares(s, "c5"), "TAKES THE DEVELOPMENT OF HIS QP"),
         (pawn("d6", chess.BLACK) - pawn("e5", chess.WHITE), "LOSES MATERIAL"),
-    ], "CAPTURE", "UNSAFE"))  # fmt: skip
+    ], "INVESTIGATE", "CAPTURE", "UNSAFE"))  # fmt: skip
     # An undefended victim: its whole value.
     fen = "6k1/8/8/3n4/8/8/8/3R2K1 w - - 0 30"
     s = b(fen)
@@ -401,7 +413,9 @@ def cases() -> list[Case]:
         (development(s, "e5", "d6"), "ATTACKS SQUARES"),
     ], "INVESTIGATE", "CAPTURE"))  # fmt: skip
     # A losing capture with nothing to take back: the difference lost, unsafe, no
-    # development; 13 the plausibility clamped at 0.
+    # development; 13 the plausibility clamped at 0.  14 a capture at the first plies is
+    # investigated all the same (the paper's "all captures", spec 2; the surviving
+    # program took only the safe ones).
     fen = "6k1/8/4p3/3p4/8/8/8/3R2K1 w - - 0 30"
     s = b(fen)
     out.append(case("loses material, clamped at 0", fen, "RXP", [
@@ -409,7 +423,7 @@ def cases() -> list[Case]:
         (IVLU, "INITIAL VALUE"),
         (development(s, "d5"), "TAKES THE DEVELOPMENT OF HIS QP"),
         (pawn("d5", chess.BLACK) - R, "LOSES MATERIAL"),
-    ], "CAPTURE", "UNSAFE"))  # fmt: skip
+    ], "INVESTIGATE", "CAPTURE", "UNSAFE"))  # fmt: skip
     # The two-step estimate: his cheapest (the queen) + victim - mover - my next
     # cheapest (the QBP), or escape with the loss, the better; safe above -32.
     fen = "6k1/8/4q3/3n4/2P5/8/8/3R2K1 w - - 0 30"
@@ -431,7 +445,7 @@ def cases() -> list[Case]:
         (IVLU, "INITIAL VALUE"),
         (development(s, "d5"), "TAKES THE DEVELOPMENT OF HIS QN"),
         (max(pawn("e6", chess.BLACK) + N - R - 0, N - R), "EXCHANGE ESTIMATE"),
-    ], "CAPTURE", "UNSAFE"))  # fmt: skip
+    ], "INVESTIGATE", "CAPTURE", "UNSAFE"))  # fmt: skip
     # Quiet moves into attacked squares: an undefended square loses the piece; a square
     # defended but attacked by a pawn loses the difference.  The knight on KB5 also
     # blocks the KR's file (5).
@@ -589,7 +603,8 @@ def cases() -> list[Case]:
         (development(s, "e3", "e4"), "ATTACKS SQUARES"),
         (ACSPV, "ATTACKS THE CENTRE"),
     ]))  # fmt: skip
-    # 14 two forcing attacks (two defended rooks, each worth more): investigate.
+    # Two forcing attacks (two defended rooks, each worth more): the surviving program
+    # investigated such a move too; the paper's width extensions (spec 2) do not.
     fen = "6k1/8/8/1r3r2/8/8/2N5/6K1 w - - 0 30"
     s = b(fen)
     out.append(case("fork", fen, "N-Q4", [
@@ -598,7 +613,7 @@ def cases() -> list[Case]:
         ((R - N) // 2, "ATTACKS MORE VALUABLE KR"),
         ((R - N) // 2, "ATTACKS MORE VALUABLE QR"),
         (development(s, "c2", "d4"), "ATTACKS SQUARES"),
-    ], "INVESTIGATE"))  # fmt: skip
+    ]))  # fmt: skip
     # An unsafe check is not investigated.
     fen = "6k1/5p2/8/7p/8/8/8/3Q2K1 w - - 0 30"
     out.append(case("unsafe check", fen, "Q-N4", [
