@@ -9,8 +9,8 @@ estimate and unblocking are computed here.
 
 ``score_moves(board)`` returns, for every legal move, a :class:`Scored` with the terms as
 TRACE names them, the plausibility and the flags (the flag to investigate follows the
-paper's width extensions, spec 2, where the program departs from the surviving source).  Where neither document decides, the
-choice is marked ``CHOICE`` in a comment.
+paper's width extensions, spec 2, where the program departs from the surviving source).
+Where neither document decides, the choice is marked ``CHOICE`` in a comment.
 
 The evaluator's pawn definitions (passed, backward) come from ``sbe_reference`` (the
 evaluator's independent reference), as the PMG uses "the evaluator's definition".
