@@ -254,6 +254,13 @@ def cases() -> list[Case]:
         (PPP[8], "PUSHES A PASSED PAWN"),
         (IVLU, "INITIAL VALUE"),
     ], "INVESTIGATE", "CHECK"))  # fmt: skip
+    # ... Black's, whose check runs the other way along the rank (a step of -1).
+    fen = "7k/8/8/8/8/8/1p6/4K3 b - - 0 30"
+    out.append(case("promotion with check, Black", fen, "B2B1Q", [
+        (-development(b(fen), "b2"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (PPP[8], "PUSHES A PASSED PAWN"),
+        (IVLU, "INITIAL VALUE"),
+    ], "INVESTIGATE", "CHECK"))  # fmt: skip
     # 2 landing in front of an enemy passed pawn: PPP of its rank (QP on its 6th).
     fen = "6k1/8/8/8/4N3/3p4/8/6K1 w - - 0 30"
     out.append(case("blocks a passed pawn", fen, "N-Q2", [
