@@ -124,4 +124,4 @@ def test_the_search_follows_its_rules(session: Session, oracle: Session) -> None
 def test_the_search_follows_its_rules_deeper_and_in_the_1967_games(
     session: Session, oracle: Session
 ) -> None:
-    check(session, oracle, RULES + game_positions(every=16), SMALL + DEEPER)
+    check(session, oracle, RULES + game_positions(every=24), SMALL + DEEPER)
