@@ -247,20 +247,17 @@ def cases() -> list[Case]:
     out.append(case("castling with check", "3k4/8/8/8/8/8/8/R3K3 w Q - 0 30", "O-O-O",
                     [(CASTLE, "CASTLES")], "INVESTIGATE", "CHECK"))  # fmt: skip
     # A promotion scores as the pawn's push; the new queen's check makes it a safe
-    # check to investigate (along the rank: the pawn's own walk cannot see it).
-    fen = "k7/4P3/8/8/8/8/8/4K3 w - - 0 30"
-    out.append(case("promotion with check", fen, "P-K8=Q", [
-        (-development(b(fen), "e7"), "GIVES UP ITS PRESENT DEVELOPMENT"),
-        (PPP[8], "PUSHES A PASSED PAWN"),
-        (IVLU, "INITIAL VALUE"),
-    ], "INVESTIGATE", "CHECK"))  # fmt: skip
-    # ... Black's, whose check runs the other way along the rank (a step of -1).
-    fen = "7k/8/8/8/8/8/1p6/4K3 b - - 0 30"
-    out.append(case("promotion with check, Black", fen, "B2B1Q", [
-        (-development(b(fen), "b2"), "GIVES UP ITS PRESENT DEVELOPMENT"),
-        (PPP[8], "PUSHES A PASSED PAWN"),
-        (IVLU, "INITIAL VALUE"),
-    ], "INVESTIGATE", "CHECK"))  # fmt: skip
+    # check to investigate (along the rank: the pawn's own walk cannot see it).  Black's
+    # check runs the other way along the rank (a step of -1).
+    for name, fen, move, pawn_sq in [
+        ("promotion with check", "k7/4P3/8/8/8/8/8/4K3 w - - 0 30", "P-K8=Q", "e7"),
+        ("promotion with check, Black", "7k/8/8/8/8/8/1p6/4K3 b - - 0 30", "B2B1Q", "b2"),
+    ]:
+        out.append(case(name, fen, move, [
+            (-development(b(fen), pawn_sq), "GIVES UP ITS PRESENT DEVELOPMENT"),
+            (PPP[8], "PUSHES A PASSED PAWN"),
+            (IVLU, "INITIAL VALUE"),
+        ], "INVESTIGATE", "CHECK"))  # fmt: skip
     # 2 landing in front of an enemy passed pawn: PPP of its rank (QP on its 6th).
     fen = "6k1/8/8/8/4N3/3p4/8/6K1 w - - 0 30"
     out.append(case("blocks a passed pawn", fen, "N-Q2", [
