@@ -246,10 +246,23 @@ def test_draw_offers(session: Session) -> None:
 
 
 def test_resign(session: Session) -> None:
+    """The operator makes the machine resign (spec 9); the game is then over: a move,
+    GO or RESIGN again are refused until U, NEW or SETUP (issue 32: play went on)."""
     session.command("NEW")
     session.command("PB")
     assert session.command("RESIGN").lines[0] == "BLACK RESIGNS 1-0"
+    over = "THE GAME IS OVER (RESIGNED): NEW, SETUP OR U"
+    for line in ("P-K4", "GO", "RESIGN"):
+        reply = session.send(line)
+        assert not reply.accepted and reply.lines == [over], line
+    assert session.fen().startswith("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/")
+    session.command("NEW")  # a new game: play again
     session.command("PN")
+    assert session.send("P-K4").accepted
+    assert session.command("RESIGN").lines[0] == "BLACK RESIGNS 1-0"  # PN: the side to move
+    assert session.command("U").accepted  # a take-back: the game is on again
+    assert session.send("P-Q4").accepted
+    assert any("RESIGN (THE MACHINE RESIGNS" in x for x in session.command("HELP").lines)
 
 
 def test_comments_tabs_rubout(session: Session) -> None:

@@ -1,0 +1,51 @@
+"""The printouts that walk a line of moves (SMVD's root lines, PSVD's principal
+variation) stay within the moves that can be made (issue 32).  A capture-search node
+whose value came from the hash table used to leave its line as an earlier node had
+left it, and the root's line was then walked into moves that were not there: the
+program ran away to location 0 in the middle of SMVD's printout."""
+
+from __future__ import annotations
+
+import chess
+
+from machack.session import Session, is_move_line
+
+from .notation_reference import unique_texts
+
+# The position a new user met (issue 32): SMVD 1 at depth 4, the person plays K-N1.
+CRASH_FEN = "rnbqk2r/pp4pp/2p5/1B1ppp2/2P1n1P1/7N/Pb1P1P1P/RN3K1R w kq - 2 12"
+
+
+def walk(board: chess.Board, texts: list[str]) -> int:
+    """How many of the descriptive moves ``texts`` are legal in turn from ``board``."""
+    board = board.copy()
+    texts = [t.removesuffix("CH") for t in texts if t != "MATE"]
+    for n, text in enumerate(texts):
+        named = {t: m for m in board.legal_moves for t in unique_texts(board, m)}
+        for m in board.legal_moves:
+            if board.is_castling(m):
+                named["O-O" if chess.square_file(m.to_square) == 6 else "O-O-O"] = m
+        if text not in named:
+            return n
+        board.push(named[text])
+    return len(texts)
+
+
+def test_smvd_lines_after_table_values_are_legal(fresh: Session) -> None:
+    fresh.setup(CRASH_FEN)
+    for line in ("DEPTH 4", "PB", "SMVD 1", "PSVD 1"):
+        fresh.command(line)
+    reply = fresh.send("H1G1")
+    assert reply.accepted
+    assert any(is_move_line(x) for x in reply.after_ack), reply.text
+    board = chess.Board(CRASH_FEN)
+    board.push_uci("h1g1")
+    roots = [x for x in reply.after_ack if " PLAUS " in x]
+    assert len(roots) >= 6  # every root move searched is typed
+    for line in roots:
+        texts = line.split(" PV ", 1)[1].split()
+        assert walk(board, texts) == len(texts), line
+    pv = next(x for x in reply.after_ack if x.startswith("VALUE "))
+    texts = pv.split(" PV ", 1)[1].split()
+    assert texts and walk(board, texts) == len(texts), pv
+    assert "TIME " in reply.text  # the statistics line: the program finished the move
