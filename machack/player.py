@@ -79,19 +79,48 @@ def uci_score(value: int) -> str:
 
 @dataclass
 class Clock:
-    """How long one move may take: wall seconds, emulated PDP-6 seconds, or both."""
+    """How long one move may take: wall seconds, emulated PDP-6 seconds, the program's
+    nodes (all depths together), or any of them.
+
+    They are counted from :meth:`start`, which a search calls as it begins; a caller may
+    give the limits and start the clock again while the search goes on (a UCI
+    ``ponderhit``: the ``go``'s limits count from then).  With no limit nothing is used.
+    """
 
     wall_s: float | None = None
     emulated_s: float | None = None
+    nodes: int | None = None
+    started_wall: float = 0.0  # perf_counter, PDP-6 microseconds and nodes at the start
+    started_us: float = 0.0
+    started_nodes: int = 0
 
-    def used(self, wall_s: float, emulated_s: float) -> float:
-        """The larger part of either budget spent (0 with no budget)."""
+    def start(self, emulated_us: float, nodes: int = 0) -> None:
+        self.started_wall, self.started_us = time.perf_counter(), emulated_us
+        self.started_nodes = nodes
+
+    def used(self, wall_s: float, emulated_s: float, nodes: int = 0) -> float:
+        """The largest part of any budget spent (0 with no budget)."""
         parts = [0.0]
         if self.wall_s is not None:
             parts.append(wall_s / max(self.wall_s, 1e-6))
         if self.emulated_s is not None:
             parts.append(emulated_s / max(self.emulated_s, 1e-6))
+        if self.nodes is not None:
+            parts.append(nodes / max(self.nodes, 1))
         return max(parts)
+
+    def spent(self, emulated_us: float, nodes: int) -> float:
+        """The part used since :meth:`start`, with the machine at ``emulated_us`` and
+        ``nodes`` searched in all."""
+        return self.used(time.perf_counter() - self.started_wall,
+                         (emulated_us - self.started_us) / 1e6,
+                         nodes - self.started_nodes)  # fmt: skip
+
+    def deadline_us(self) -> float | None:
+        """The PDP-6 time at which an emulated budget runs out (None without one)."""
+        if self.emulated_s is None:
+            return None
+        return self.started_us + self.emulated_s * 1e6
 
 
 @dataclass
@@ -134,6 +163,9 @@ class MacHack:
         self.session.command("PN")
         self.depth = int(self.setting("SETD"))  # the depth a plain search uses
         self.held_depth = self.depth  # what the program holds now
+        self._nodes_done = 0  # nodes of the finished depths of a think
+        self._nodes_stale: int | None = None  # during a GO: the count before it
+        self._nodes_fresh = False  # the count has changed since (THINK cleared it)
 
     # --- settings --------------------------------------------------------------------
     def setting(self, name: str) -> str:
@@ -200,6 +232,10 @@ class MacHack:
         """Search at each depth in turn (``SETD d``, ``GO``, ``U``) until the last is done,
         the clock runs out or ``poll()`` asks to stop; ``report`` sees every depth's answer.
 
+        The clock starts as the first depth begins; ``poll`` may give it limits and
+        start it again (see :class:`Clock`).  Another depth is begun only while less
+        than :data:`NEXT_DEPTH` of it is used.
+
         The answer: the last finished search, unless BELL stopped a deeper one after a
         root move was through (the program's best so far); with nothing searched, the
         plausible move generator's first choice.
@@ -207,10 +243,13 @@ class MacHack:
         clock = clock or Clock()
         m = self.session.machine
         wall0, emu0 = time.perf_counter(), m.elapsed_us
+        self._nodes_done, self._nodes_stale = 0, None
+        clock.start(emu0)
         best: Thought | None = None
         for depth in depths:
-            spent = clock.used(time.perf_counter() - wall0, (m.elapsed_us - emu0) / 1e6)
-            if best is not None and (spent > NEXT_DEPTH or poll()):
+            if best is not None and (
+                poll() or clock.spent(m.elapsed_us, self.nodes_searched()) > NEXT_DEPTH
+            ):
                 break
             thought = self._search(depth, clock, poll, wall0, emu0)
             if report is not None and thought.how in ("search", "stopped", "book", "other"):
@@ -225,6 +264,16 @@ class MacHack:
             best, emulated_s=float(m.elapsed_us - emu0) / 1e6, wall_s=time.perf_counter() - wall0
         )
 
+    def nodes_searched(self) -> int:
+        """The nodes of the present (or last) :meth:`think`, all its depths: the
+        program's own count (``NODES``, read from core; THINK clears it as it begins,
+        so until it has changed it is still the last search's)."""
+        if self._nodes_stale is None:
+            return self._nodes_done
+        now = int(self.session.machine.memory[self.session.image.symbol("NODES")])
+        self._nodes_fresh = self._nodes_fresh or now != self._nodes_stale
+        return self._nodes_done + (now if self._nodes_fresh else 0)
+
     def _search(
         self,
         depth: int,
@@ -233,7 +282,7 @@ class MacHack:
         wall0: float,
         emu0: float,
     ) -> Thought:
-        """One ``GO`` at ``depth``, stopped by BELL when the time is up or ``poll()``.
+        """One ``GO`` at ``depth``, stopped by BELL when the clock runs out or ``poll()``.
 
         BELL is typed again every :data:`RING_AGAIN_US` until the program stops: one that
         arrives while it is still reading the GO line is lost (THINK clears the flag as
@@ -245,26 +294,33 @@ class MacHack:
             self.held_depth = depth
         before = session.on_slice
         rung = -RING_AGAIN_US
+        self._nodes_stale = int(m.memory[session.image.symbol("NODES")])
+        self._nodes_fresh = False
+
+        def alarm() -> float | None:
+            """When an emulated budget runs out: the run pauses there to ring."""
+            return clock.deadline_us() if self.emulated_clock else None
 
         def between_slices() -> None:
             nonlocal rung
             if before is not None:
                 before()
             asked = self._catch_up(wall0, emu0, poll)
-            wall, emu = time.perf_counter() - wall0, (m.elapsed_us - emu0) / 1e6
-            if asked or clock.used(wall, emu) >= 1.0:
+            if asked or clock.spent(m.elapsed_us, self.nodes_searched()) >= 1.0:
                 if m.elapsed_us - rung >= RING_AGAIN_US:
                     session.type(BELL)
                     rung = m.elapsed_us
                 session.alarm_us = m.elapsed_us + RING_AGAIN_US  # look again soon
+            else:
+                session.alarm_us = alarm()  # (a ponderhit may have started the clock)
 
-        if self.emulated_clock and clock.emulated_s is not None:
-            session.alarm_us = emu0 + clock.emulated_s * 1e6
+        session.alarm_us = alarm()
         session.on_slice = between_slices
         try:
             reply = session.send("GO", **LONG)
         finally:
             session.on_slice, session.alarm_us = before, None
+            self._nodes_done, self._nodes_stale = self.nodes_searched(), None
         self._catch_up(wall0, emu0, poll)
         moved = any(is_move_line(line) for line in reply.after_ack)
         thought = self._answer(depth, moved)

@@ -7,22 +7,26 @@ becomes ``SETD``/``GO``, ``stop`` becomes BELL, and options become the program's
 settings (``SETW``, ``SETF`` ...).  A line the adapter cannot use gets an ``info string``
 saying why, and the engine goes on: a GUI must never see it die.
 
-Standard input is read by a thread of its own, so that ``stop``, ``isready`` and ``quit``
-are seen while the program thinks (between slices of the emulator's run).
+Standard input is read by a thread of its own, so that ``stop``, ``ponderhit``,
+``isready`` and ``quit`` are seen while the program thinks (between slices of the
+emulator's run).  ``go ponder`` thinks on the opponent's time until ``ponderhit`` (the
+go's limits count from then) or ``stop``; SIGTERM and SIGHUP end the engine at once.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import queue
+import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from .player import Clock, MacHack, PositionError, Thought, uci_score
+from .player import Clock, MacHack, PositionError, Thought, mate_moves, uci_score
 from .session import Session, SessionError
 
 NAME = "Mac Hack VI (emulated PDP-6)"
@@ -68,6 +72,9 @@ class UciEngine:
         self.quitting = False
         self.stop_asked = False
         self.ended = False  # the input has ended: every search stops at once
+        self.pondering = False  # a go ponder search, until ponderhit or stop
+        self.limits = self.clock = Clock()  # the go's limits; the search's clock
+        self.hit: tuple[float, float] | None = None  # the ponderhit: wall, PDP-6 time
 
     def _options(self) -> list[Option]:
         """The options, with the program's own settings as defaults."""
@@ -81,6 +88,7 @@ class UciEngine:
             Option("OwnBook", "check", "true", command=_switch("BOOK")),
             Option("HashTable", "check", "true", command=_switch("HASH")),
             Option("EmulatedSpeed", "check", "false"),
+            Option("Ponder", "check", "false"),  # the GUI says whether it will ask
         ]
 
     # --- output ----------------------------------------------------------------------
@@ -218,32 +226,48 @@ class UciEngine:
 
     # --- go --------------------------------------------------------------------------
     def cmd_go(self, args: list[str]) -> None:
+        """One search as the go line says (docs/uci.md, the table), answered by one
+        ``bestmove``.  ``go ponder`` searches the position the GUI gave (the one after
+        the move it expects the opponent to play) with the go's depths but no clock;
+        ``ponderhit`` starts the go's clock, ``stop`` answers at once, and a search that
+        has ended before either holds its answer until one comes."""
         limits = self._go_limits(args)
-        white = self.player.board.turn
-        infinite = "infinite" in limits or "ponder" in limits
-        clock: Clock | None = None
-        budget = self._budget(limits, white)
+        player = self.player
+        infinite = "infinite" in limits
+        self.pondering = "ponder" in limits
+        budget = self._budget(limits, player.board.turn)
+        mate = limits.get("mate")
+        top = limits.get("depth", player.depth)
+        if mate is not None and "depth" not in limits:
+            top = min(2 * mate - 1, MAX_DEPTH)  # mate in n moves: 2n-1 plies
         depths: Sequence[int]
         if infinite:
             depths = range(1, MAX_DEPTH + 1)
-        elif budget is not None:
-            depths = range(1, limits.get("depth", self.player.depth) + 1)
-            emulated = self.player.emulated_clock
-            clock = Clock(wall_s=budget, emulated_s=budget if emulated else None)
+        elif budget is not None or "nodes" in limits or mate is not None:
+            depths = range(1, top + 1)
         else:
-            depths = [limits.get("depth", self.player.depth)]
+            depths = [top]
+        emulated = budget if budget is not None and player.emulated_clock else None
+        self.limits = Clock(wall_s=budget, emulated_s=emulated, nodes=limits.get("nodes"))
+        self.clock = Clock() if self.pondering else self.limits  # ponderhit starts it
+        self.hit = None
         self.stop_asked = self.ended
-        wall0, emu0 = time.perf_counter(), self.player.session.machine.elapsed_us
+        wall0, emu0 = time.perf_counter(), player.session.machine.elapsed_us
+        found = False  # go mate: a mate in that many moves is found, no deeper depth
 
         def report(t: Thought) -> None:
+            nonlocal found
             wall_ms = round((time.perf_counter() - wall0) * 1000)
-            emu_s = (self.player.session.machine.elapsed_us - emu0) / 1e6
+            emu_s = (player.session.machine.elapsed_us - emu0) / 1e6
             if t.value is not None:
                 seldepth = max(len(t.pv), t.depth)
                 pv = " ".join(m.uci() for m in t.pv)
                 score = uci_score(t.value)
+                nodes = player.nodes_searched()  # this go's, all depths (as go nodes)
                 self.send(f"info depth {t.depth} seldepth {seldepth} score {score} "
-                          f"nodes {t.nodes} time {wall_ms} pv {pv}")  # fmt: skip
+                          f"nodes {nodes} time {wall_ms} pv {pv}")  # fmt: skip
+                moves = mate_moves(t.value)
+                found = found or (mate is not None and moves is not None and 0 < moves <= mate)
             elif t.how == "book":
                 self.note(f"book move {t.move}: from the program's opening book, no search")
                 return
@@ -254,20 +278,42 @@ class UciEngine:
 
         analysing = infinite and self.values["ownbook"] == "true"
         if analysing:  # analysis is the search's: the book would answer and say nothing
-            self.player.send("BOOK OFF")
-        thought = self.player.think(depths, clock, self._poll, report)
+            player.send("BOOK OFF")
+        thought = player.think(depths, self.clock, lambda: self._poll() or found, report)
         if analysing:  # (a program that failed is started again with the book on)
-            self.player.send("BOOK ON")
+            player.send("BOOK ON")
         if thought.how == "plausible":
             self.note("stopped before a root move was searched through: the plausible "
                       "move generator's first choice")  # fmt: skip
-        while infinite and not self.stop_asked:  # the search ran out: wait for stop
+        if mate is not None and thought.how in ("search", "stopped") and not found:
+            self.note(f"no mate in {mate} found (searched to depth {thought.depth})")
+        while (infinite or self.pondering) and not self.stop_asked:  # hold the answer
             line = self.lines.get()
             if line is None:
                 self.ended = self.stop_asked = True
             else:
                 self._take(line)
+        if self.hit is not None:
+            wall_s = time.perf_counter() - self.hit[0]
+            emu_s = (player.session.machine.elapsed_us - self.hit[1]) / 1e6
+            self.note(f"answered {wall_s:.3f} s after ponderhit (PDP-6 time {emu_s:.2f} s)")
+        self.pondering = False
         self._bestmove(thought)
+
+    def _ponderhit(self) -> None:
+        """The opponent played the expected move: the go's limits count from now (a
+        search that has ended is answered at once)."""
+        if not self.pondering:
+            return  # (no ponder search: nothing to do)
+        self.pondering = False
+        machine = self.player.session.machine
+        self.hit = (time.perf_counter(), machine.elapsed_us)
+        limits = self.limits
+        if limits.wall_s is None and limits.emulated_s is None and limits.nodes is None:
+            return
+        clock = self.clock
+        clock.wall_s, clock.emulated_s, clock.nodes = limits.wall_s, limits.emulated_s, limits.nodes
+        clock.start(machine.elapsed_us, self.player.nodes_searched())
 
     def _bestmove(self, thought: Thought) -> None:
         if thought.move is None:
@@ -299,11 +345,12 @@ class UciEngine:
             else:
                 self.note(f"go: {word!r} not understood, ignored")
             i += 1
-        for word in ("nodes", "mate"):
-            if word in limits:
-                self.note(f"go {word} is not supported: the program's depth is used")
         if "depth" in limits:
             limits["depth"] = min(max(limits["depth"], 1), MAX_DEPTH)
+        if "nodes" in limits:
+            limits["nodes"] = max(limits["nodes"], 1)
+        if limits.get("mate", 1) < 1:
+            self.note(f"go mate {limits.pop('mate')}: a mate is found in 1 move or more; ignored")
         return limits
 
     def _budget(self, limits: dict[str, int], white: bool) -> float | None:
@@ -331,7 +378,7 @@ class UciEngine:
                 self._take(line)
 
     def _take(self, line: str) -> None:
-        """A line that came while the engine thinks."""
+        """A line that came while the engine thinks (or holds its answer)."""
         verb = line.split()[0] if line.split() else ""
         if verb == "isready":
             self.send("readyok")
@@ -340,7 +387,12 @@ class UciEngine:
         elif verb == "quit":
             self.quitting = self.stop_asked = True
         elif verb == "ponderhit":
-            self.note("ponderhit: pondering is not supported; thinking goes on")
+            self._ponderhit()
+        elif verb in ("position", "go", "ucinewgame"):
+            # the GUI has gone on without a stop: the search is over for it
+            self.note(f"{verb} before stop: the search is stopped first")
+            self.stop_asked = True
+            self.deferred.append(line)
         elif verb:
             self.deferred.append(line)
 
@@ -355,10 +407,55 @@ def read_lines(stream: TextIO, lines: queue.Queue[str | None]) -> None:
         lines.put(None)
 
 
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP came: the engine ends at once (a BaseException, so that no
+    ``except Exception`` on the way takes it for a failure to go on from)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _terminate(signum: int, _frame: object) -> None:
+    signal.signal(signum, signal.SIG_IGN)  # one is enough: a second must not break the exit
+    raise Terminated(signum)
+
+
+@contextlib.contextmanager
+def ending_on_signals(out: TextIO) -> Iterator[None]:
+    """SIGTERM and SIGHUP end the engine at once, wherever it is (between slices of the
+    emulator's run: some milliseconds), with exit status 128 + the signal's number (143
+    for SIGTERM), as a shell reports a process the signal ended.  A handler of our own
+    rather than the default, so that a disposition inherited from the GUI (ignored) or
+    set by a library cannot keep the engine alive."""
+    saved = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is None:  # (no SIGHUP on Windows)
+            continue
+        try:
+            saved[sig] = signal.signal(sig, _terminate)
+        except ValueError:  # not the main thread: leave signals alone
+            break
+    try:
+        yield
+    except Terminated as ended:
+        try:
+            out.flush()
+        except (OSError, ValueError):  # the GUI has gone: nothing more to say
+            pass
+        raise SystemExit(128 + ended.signum) from None
+    finally:
+        for sig, old in saved.items():
+            signal.signal(sig, old)
+
+
 def serve(boot: Callable[[], Session], stdin: TextIO = sys.stdin, out: TextIO = sys.stdout) -> None:
-    """Run the engine on standard input and output."""
+    """Run the engine on standard input and output, until ``quit``, the end of input,
+    SIGTERM or SIGHUP (see :func:`ending_on_signals`)."""
     if isinstance(stdin, io.TextIOWrapper):
         stdin.reconfigure(errors="replace")  # bytes that are no text are bad words, no more
     lines: queue.Queue[str | None] = queue.Queue()
     threading.Thread(target=read_lines, args=(stdin, lines), daemon=True).start()
-    UciEngine(boot, lines, out).run()
+    with ending_on_signals(out):
+        UciEngine(boot, lines, out).run()

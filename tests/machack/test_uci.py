@@ -9,10 +9,12 @@ import io
 import queue
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import chess
@@ -80,41 +82,54 @@ def test_python_chess_plays_a_whole_game_analyses_and_stops(warm: None) -> None:
 class Output(io.StringIO):
     """The engine's output, with the wall time each line was written.  The first line
     that starts with ``when`` puts ``then`` into ``feed`` (None ends the input), as a
-    GUI's user types on seeing it."""
+    GUI's user types on seeing it; ``also`` gives more such pairs, each used once (a
+    line uses the first that matches it)."""
 
     def __init__(self, feed: queue.Queue[str | None], when: str = "",
-                 then: tuple[str | None, ...] = ()) -> None:  # fmt: skip
+                 then: tuple[str | None, ...] = (),
+                 also: Sequence[tuple[str, tuple[str | None, ...]]] = ()) -> None:  # fmt: skip
         super().__init__()
         self.times: list[float] = []
-        self.feed, self.when, self.then = feed, when, then
+        self.feed = feed
+        self.triggers = ([(when, then)] if then else []) + list(also)
 
     def write(self, text: str) -> int:
         self.times.append(time.perf_counter())
-        if self.then and text.startswith(self.when):
-            for line in self.then:
-                self.feed.put(line)
-            self.then = ()
+        for i, (when, then) in enumerate(self.triggers):
+            if text.startswith(when):
+                del self.triggers[i]
+                for line in then:
+                    self.feed.put(line)
+                break
         return super().write(text)
+
+    def time_of(self, start: str) -> float:
+        """When the first line starting with ``start`` was written."""
+        lines = self.getvalue().splitlines()
+        return next(t for t, line in zip(self.times, lines, strict=True) if line.startswith(start))
 
 
 NO_BOOK = "setoption name OwnBook value false"  # searches, where the book would answer
 
 
 def run_lines(*lines: str, hold: float = 0.0, when: str = "",
-              then: tuple[str | None, ...] = ()) -> list[str]:  # fmt: skip
+              then: tuple[str | None, ...] = (),
+              also: Sequence[tuple[str, tuple[str | None, ...]]] = ()) -> list[str]:  # fmt: skip
     """The engine's output for these input lines, in-process; the input ends ``hold``
-    seconds later (its end is also a stop), or as ``then`` says (see Output)."""
-    return run_timed(*lines, hold=hold, when=when, then=then).getvalue().splitlines()
+    seconds later (its end is also a stop), or as ``then`` and ``also`` say (see
+    Output)."""
+    return run_timed(*lines, hold=hold, when=when, then=then, also=also).getvalue().splitlines()
 
 
 def run_timed(*lines: str, hold: float = 0.0, when: str = "",
-              then: tuple[str | None, ...] = ()) -> Output:  # fmt: skip
+              then: tuple[str | None, ...] = (),
+              also: Sequence[tuple[str, tuple[str | None, ...]]] = ()) -> Output:  # fmt: skip
     feed: queue.Queue[str | None] = queue.Queue()
     for line in lines:
         feed.put(line)
-    if not then:
+    if not then and not also:
         threading.Timer(hold, feed.put, (None,)).start()
-    out = Output(feed, when, then)
+    out = Output(feed, when, then, also)
     UciEngine(Session, feed, out).run()
     return out
 
@@ -125,8 +140,9 @@ def test_handshake_declares_the_programs_settings_as_options() -> None:
     options = [line for line in out if line.startswith("option ")]
     names = [line.split()[2] for line in options]
     assert names == ["Depth", "Widths", "Feedover", "CapturePlies", "SecondaryPlies",
-                     "OwnBook", "HashTable", "EmulatedSpeed"]  # fmt: skip
+                     "OwnBook", "HashTable", "EmulatedSpeed", "Ponder"]  # fmt: skip
     assert "option name Depth type spin default 4 min 1 max 20" in out
+    assert "option name Ponder type check default false" in out
     assert "option name Widths type string default 6" in out
     assert out[-2:] == ["uciok", "readyok"]
 
@@ -327,3 +343,202 @@ def test_best_reports_the_last_search_in_coordinates() -> None:
     assert session.command("BEST").lines[0] == "PLAUSIBLE D2D4"
     session.setup("6k1/5pQp/5PPP/8/8/8/8/R5K1 b - - 0 1")
     assert session.command("BEST").lines[0] == "NO MOVE"
+
+
+# --- every go form, pondering, stop and SIGTERM ------------------------------------------
+
+AFTER_E4 = "position startpos moves e2e4"
+
+
+def answer(out: list[str], board: chess.Board) -> chess.Move:
+    """The one ``bestmove`` of ``out``, refereed: legal in ``board``, and its ponder move
+    (if any) legal after it."""
+    answers = [line.split() for line in out if line.startswith("bestmove ")]
+    assert len(answers) == 1, out
+    move = chess.Move.from_uci(answers[0][1])
+    assert move in board.legal_moves, out
+    if len(answers[0]) > 2:
+        assert answers[0][2] == "ponder" and len(answers[0]) == 4, out
+        after = board.copy()
+        after.push(move)
+        assert chess.Move.from_uci(answers[0][3]) in after.legal_moves, out
+    return move
+
+
+def e4() -> chess.Board:
+    board = chess.Board()
+    board.push_uci("e2e4")
+    return board
+
+
+GO_FORMS = [
+    ("go", ()),
+    ("go depth 3", ()),
+    ("go movetime 200", ()),
+    ("go wtime 4000 btime 4000 winc 100 binc 100 movestogo 10", ()),
+    ("go wtime 2000 btime 2000", ()),
+    ("go nodes 500", ()),
+    ("go mate 2", ()),
+    ("go searchmoves a7a6 b7b6 depth 2", ()),
+    ("go infinite", ("stop",)),
+    ("go ponder movetime 200", ("ponderhit",)),
+    ("go ponder wtime 3000 btime 3000", ("stop",)),
+    ("go ponder infinite", ("ponderhit", "isready", "stop")),
+]
+
+
+@pytest.mark.parametrize(("go", "then"), GO_FORMS, ids=[go for go, _ in GO_FORMS])
+def test_every_go_form_gets_one_legal_bestmove(go: str, then: tuple[str, ...]) -> None:
+    """Each go a GUI may send is answered by one legal bestmove (the input stays open
+    until it comes: its end would be a stop); ``then`` is typed once the first depth is
+    reported (the stop of go infinite, a ponder search's ponderhit or stop)."""
+    steps = [("info depth 1 ", then)] if then else []
+    out = run_lines(NO_BOOK, AFTER_E4, go, also=[*steps, ("bestmove ", (None,))])
+    answer(out, e4())
+    if "searchmoves" in go:
+        assert "info string searchmoves is not supported: all moves are searched" in out
+    if "mate" in go:  # none from here
+        assert "info string no mate in 2 found (searched to depth 3)" in out
+
+
+def test_ponderhit_starts_the_gos_clock_and_the_answer_comes_within_it() -> None:
+    """The reported bug: after go ponder movetime 500 and ponderhit the search went on
+    until stop (depth 9, 94 s).  Pondered to depth 20 (never reached), the ponderhit
+    comes at depth 2; the engine then answers within the movetime, by its own figures."""
+    out = run_lines(NO_BOOK, "setoption name Depth value 20", AFTER_E4,
+                    "go ponder movetime 500",
+                    also=[("info depth 2 ", ("ponderhit",)), ("bestmove ", (None,))])  # fmt: skip
+    answer(out, e4())
+    after = next(line for line in out if "after ponderhit" in line)
+    wall = float(after.split("answered ")[1].split()[0])
+    assert wall < 0.5 + 1.5, out  # the clock's 0.5 s, the BELL and BEST (generous)
+    depths = [int(line.split()[2]) for line in out if line.startswith("info depth ")]
+    assert depths == list(range(1, len(depths) + 1)) and len(depths) < 20
+
+
+def test_a_ponder_search_that_ends_first_holds_its_answer_until_ponderhit() -> None:
+    """Depth 2 is done long before the ponderhit: no bestmove while pondering (the
+    engine answers isready meanwhile); at the ponderhit it answers at once."""
+    out = run_lines(NO_BOOK, "setoption name Depth value 2", AFTER_E4,
+                    "go ponder wtime 60000 btime 60000",
+                    also=[("info string depth 2", ("isready",)), ("readyok", ("ponderhit",)),
+                          ("bestmove ", (None,))])  # fmt: skip
+    assert out.index("readyok") < next(i for i, x in enumerate(out) if x.startswith("bestmove"))
+    assert any(line.startswith("info string answered 0.0") for line in out), out
+    answer(out, e4())
+
+
+def test_stop_answers_at_once_during_analysis_and_pondering() -> None:
+    """stop (go infinite, go ponder) is answered well under a second of wall time."""
+    for go in ("go infinite", "go ponder movetime 500"):
+        out = run_timed(NO_BOOK, "setoption name Depth value 20", AFTER_E4, go,
+                        also=[("info depth 2 ", ("stop",)), ("bestmove ", (None,))])  # fmt: skip
+        answer(out.getvalue().splitlines(), e4())
+        assert out.time_of("bestmove ") - out.time_of("info depth 2 ") < 1.0
+
+
+def test_go_mate_deepens_only_until_the_mate_is_found() -> None:
+    """go mate 3 may search to depth 5; the mate in one is found at once and the
+    search ends there."""
+    fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"
+    out = run_lines(f"position fen {fen}", "go mate 3", when="bestmove ", then=(None,))
+    assert answer(out, chess.Board(fen)) == chess.Move.from_uci("a1a8")
+    infos = [line for line in out if line.startswith("info depth ")]
+    assert "score mate 1" in infos[-1] and len(infos) < 5
+
+
+def test_go_nodes_stops_near_the_count() -> None:
+    """The program's own node count, all depths together: depth 5 is begun (622 nodes
+    by depth 4: less than 40% of 2000) and BELL stops it once the count is reached
+    (looked at between slices of the run: some tens of nodes); Depth 20, so that only
+    the count stops it."""
+    out = run_lines(NO_BOOK, "setoption name Depth value 20", AFTER_E4, "go nodes 2000",
+                    when="bestmove ", then=(None,))  # fmt: skip
+    answer(out, e4())
+    nodes = [int(line.split(" nodes ")[1].split()[0]) for line in out if " nodes " in line]
+    assert nodes == sorted(nodes) and 2000 <= nodes[-1] <= 2000 + 500, out
+    assert out[-2].endswith("(stopped by BELL)"), out
+
+
+def test_a_go_or_position_before_stop_stops_the_search() -> None:
+    """A GUI that goes on without stop (a new position and go during analysis) gets the
+    analysis's bestmove, then the new search's: never a hang."""
+    out = run_lines(NO_BOOK, AFTER_E4, "go infinite",
+                    also=[("info depth 1 ", ("position startpos", "go depth 2")),
+                          ("bestmove ", ()), ("bestmove ", (None,))])  # fmt: skip
+    assert "info string position before stop: the search is stopped first" in out
+    answers = [line for line in out if line.startswith("bestmove ")]
+    assert len(answers) == 2
+    assert chess.Move.from_uci(answers[1].split()[1]) in chess.Board().legal_moves
+
+
+class Engine:
+    """``machack uci`` as a subprocess, its output read by a thread (so that a wait for
+    a line has a timeout, never a hang)."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen([machack_command(), "uci"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True)  # fmt: skip
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line.strip())
+
+    def send(self, *lines: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write("".join(line + "\n" for line in lines))
+        self.process.stdin.flush()
+
+    def expect(self, start: str, timeout: float = 120) -> list[str]:
+        """The lines up to the first that starts with ``start``."""
+        seen = []
+        while not seen or not seen[-1].startswith(start):
+            seen.append(self.lines.get(timeout=timeout))
+        return seen
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(timeout=30)
+
+
+def test_the_command_ponders_and_answers_within_the_gos_time_after_ponderhit(warm: None) -> None:
+    engine = Engine()
+    try:
+        engine.send("uci")
+        assert "option name Ponder type check default false" in engine.expect("uciok")
+        engine.send("setoption name Ponder value true", NO_BOOK, "setoption name Depth value 20",
+                    "isready")  # fmt: skip
+        assert engine.expect("readyok") == ["readyok"]  # (every option taken, in silence)
+        engine.send(AFTER_E4, "go ponder movetime 500")
+        engine.expect("info depth 2 ")
+        engine.send("ponderhit")
+        out = engine.expect("bestmove ", timeout=60)  # (the bug: until stop)
+        answer(out, e4())
+        after = next(line for line in out if "after ponderhit" in line)
+        assert float(after.split("answered ")[1].split()[0]) < 2.0
+        engine.send("quit")
+        assert engine.process.wait(timeout=30) == 0
+    finally:
+        engine.close()
+
+
+def test_sigterm_ends_the_command_while_it_thinks(warm: None) -> None:
+    """SIGTERM during go infinite: the engine ends at once, exit status 143 (128 +
+    SIGTERM), with no bestmove."""
+    engine = Engine()
+    try:
+        engine.send("uci", "isready")
+        engine.expect("readyok")
+        engine.send("go infinite")
+        engine.expect("info depth 1 ")
+        engine.process.send_signal(signal.SIGTERM)
+        assert engine.process.wait(timeout=10) == 128 + signal.SIGTERM
+        engine.reader.join(timeout=10)  # (the output to its end)
+        assert not any(line.startswith("bestmove") for line in engine.lines.queue)
+    finally:
+        engine.close()
