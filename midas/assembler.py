@@ -86,7 +86,7 @@ class Assembler(
         self.frames = [frame]
         self.text = frame.text
         self.pos = 0
-        self.expansions = 0
+        self.steps = 0  # the runaway guard's count (midas.source)
         self.depth = 0
         self.cond_stack: list = []
         self.open_closers: list[str] = []

@@ -349,6 +349,7 @@ class FastLinesMixin:
                     return False
                 if self.top.sizes:
                     return True  # .BYTE: the words are bytes, which plans do not pack
+            self.steps += 1
             # On to the next statement, as next_statement goes at top level; the general
             # loop takes over where something other than a statement begins.
             while True:
@@ -379,7 +380,13 @@ class FastLinesMixin:
             pos = self.pos = step[0]
             self.undef = False
             frame = self.frames[-1]
-            self.stmt_site = (frame.source, pos) if frame.kind == FILE else frame.site
+            if frame.kind == FILE:
+                self.stmt_site = (frame.source, pos)
+                if not frame.expanded and pos > frame.reached:
+                    frame.reached = pos  # self.file_statement(frame, pos), inline
+                    self.steps = 0
+            else:
+                self.stmt_site = frame.site
 
     def new_step(self, index: dict, text: str, pos: int) -> list | None:
         """The statement at ``pos`` of ``text`` for :meth:`simple_statement`: ``[pos, line,

@@ -232,8 +232,10 @@ class LoopMixin:
         for depth in range(len(self.frames) - 1, 0, -1):
             frame = self.frames[depth]
             m = pattern.search(frame.text)
+            self.count_steps(len(frame.text))  # searched, and perhaps read again
             if m:
-                self.count_expansion()
+                frame.jumps += 1
+                frame.tag = tag
                 del self.frames[depth + 1 :]
                 del self.cond_stack[frame.cond_depth :]
                 self.text = frame.text

@@ -6,6 +6,18 @@ therefore a stack of frames, each a string ending in the sentinel ``EOF_CH``.  T
 frame's text and position are cached in ``self.text`` / ``self.pos`` for speed; meeting
 the sentinel pops the frame (or starts the next pass of a loop) and reading goes on.
 
+An assembly that loops for ever is stopped by a count of work, not of time, so that it
+stops at the same place on any machine: every statement assembled is a step, and so is
+every expansion, loop pass and ``.GO`` jump, with one more step for each ``TEXT_STEP``
+characters of text it gives to read.  The count starts again at each statement of a source
+file that is further on in the file than any before it (not one read again after a
+``.GO`` back, nor one of a file that a macro or loop inserts); a statement that takes more
+than ``MAX_STEPS`` steps with all it expands is reported as an endless loop, with the
+expansions it was in, and ends the pass.  Real programs stay far below the bound (the
+largest statement of Spacewar 4.4, a ship outline compiled by macros, takes about 5,200
+steps; of the chess program about 1,400), and the endless loops reach it in about a
+second.
+
 Line ends are normalised when a file is read (CRLF, bare CR and bare LF all become
 ``\\n``), so every later stage sees a single end-of-line character.
 """
@@ -16,7 +28,7 @@ import bisect
 import re
 from pathlib import Path
 
-from .errors import AssemblyAbort
+from .errors import AsmError, AssemblyAbort
 
 EOF_CH = "\x00"
 # Frame kinds.
@@ -25,7 +37,10 @@ KIND_NAMES = {MACRO: "macro", REPEAT: "REPEAT", IRP: "IRP", TEXT: "text"}
 LOOP_KINDS = (REPEAT, IRP)
 
 MAX_FRAMES = 2000  # nesting depth of expansions
-MAX_EXPANSIONS = 5_000_000  # frames, loop passes and .GO jumps per pass: an endless loop
+# The runaway guard (see above): the steps one statement of a source file may take, and
+# the characters of expanded text that count as one step.
+MAX_STEPS = 500_000
+TEXT_STEP = 8
 _SHORT_TEXT = 4096  # see text_key
 
 _BLANKS = re.compile(r"[ \t]*")
@@ -64,7 +79,7 @@ class Frame:
 
     __slots__ = (
         "kind", "text", "pos", "source", "site", "name",
-        "count", "passes", "body", "cond_depth", "finished",
+        "count", "passes", "body", "cond_depth", "finished", "expanded", "reached", "jumps", "tag",
     )  # fmt: skip
 
     def __init__(
@@ -86,6 +101,11 @@ class Frame:
         self.body = ""  # REPEAT: the text repeated (texts of passes end with EOF_CH)
         self.cond_depth = 0  # conditional-bracket depth when pushed
         self.finished = False  # loops stopped by .ISTOP
+        # Read on behalf of an expansion: this frame or one below it is not a file.
+        self.expanded = kind != FILE
+        self.reached = -1  # FILE frames: where the furthest statement read began
+        self.jumps = 0  # .GO jumps back into this frame, the last to .TAG ``tag``
+        self.tag = ""
 
 
 class ReaderMixin:
@@ -95,30 +115,82 @@ class ReaderMixin:
     text: str
     pos: int
     cond_stack: list[tuple]
-    expansions: int
+    steps: int
 
     # --- the stack ------------------------------------------------------------------------
     def push_frame(self, frame: Frame) -> None:
         if len(self.frames) >= MAX_FRAMES:
             self.error(f"expansions nested more than {MAX_FRAMES} deep (runaway recursion?)")
             raise AssemblyAbort
-        self.count_expansion()
-        self.frames[-1].pos = self.pos
+        top = self.frames[-1]
+        frame.expanded = frame.expanded or top.expanded
+        # An inserted file's text is its own statements' to read, unless an expansion
+        # inserts it (then each pass reads it again).
+        self.count_steps(len(frame.text) if frame.expanded else 0)
+        top.pos = self.pos
         frame.cond_depth = len(self.cond_stack)
         self.frames.append(frame)
         self.text = frame.text
         self.pos = frame.pos
 
-    def count_expansion(self) -> None:
-        """One more expansion, loop pass or ``.GO`` jump in this pass: a pass that makes
-        millions of them is an endless loop (``.TAG A``/``.GO A``, nested REPEATs)."""
-        self.expansions += 1
-        if self.expansions > MAX_EXPANSIONS:
-            self.error(
-                f"more than {MAX_EXPANSIONS} expansions, loop passes and .GO jumps "
-                "in one pass (endless loop?)"
-            )
-            raise AssemblyAbort
+    def count_steps(self, chars: int) -> None:
+        """An expansion, a loop pass or a ``.GO`` jump that gives ``chars`` characters to
+        read: one step, and one more for each ``TEXT_STEP`` characters; the statement
+        readers count a step for each statement.  More than ``MAX_STEPS`` since the
+        count last started again (:meth:`file_statement`) stops the pass."""
+        self.steps += 1 + chars // TEXT_STEP
+        if self.steps > MAX_STEPS:
+            self.runaway()
+
+    def file_statement(self, frame: Frame, pos: int) -> None:
+        """A statement begins at ``pos`` of the file read by the top frame ``frame``:
+        the step count starts again if it is new ground, not in an expansion (a file
+        inserted by a macro or loop is part of its statement) nor read again after a
+        ``.GO`` back."""
+        if not frame.expanded and pos > frame.reached:
+            frame.reached = pos
+            self.steps = 0
+
+    def runaway(self) -> None:
+        """Stop the pass: the current statement took more than ``MAX_STEPS`` steps.  The
+        message is at the statement, and names the expansions it was in, innermost
+        first (one a macro calling itself, with its depth)."""
+        runs: list[list] = []  # [description, how many times in a row]
+        for frame in reversed(self.frames):
+            if not frame.expanded and not frame.jumps:
+                break
+            if frame.kind == MACRO:
+                what = f"macro {frame.name}"
+            elif frame.kind in LOOP_KINDS:
+                passes = frame.passes if frame.kind == REPEAT else len(frame.passes)
+                what = f"{frame.name or 'REPEAT'} (pass {frame.count + 1:,} of {passes:,})"
+            elif frame.kind == FILE:
+                assert frame.source is not None
+                what = f"file {frame.source.name}"
+            else:
+                what = "text"
+            if frame.jumps:
+                what += f" after {frame.jumps:,} jumps of .GO {frame.tag}"
+            if runs and runs[-1][0] == what:
+                runs[-1][1] += 1
+            else:
+                runs.append([what, 1])
+            if not frame.expanded:
+                break  # a file's own .GO loop
+        shown = [what if n == 1 else f"{what} ({n} deep)" for what, n in runs[:4]]
+        inside = ", in ".join(shown) + (", ..." if len(runs) > 4 else "")
+        # The statement the count started at: the furthest one of the file read.
+        file = next(f for f in reversed(self.frames) if not f.expanded)
+        assert file.source is not None
+        line, col = file.source.position(max(file.reached, 0))
+        message = (
+            f"endless loop? this statement took more than {MAX_STEPS:,} steps "
+            "(statements, expansions, loop passes, .GO jumps)"
+        )
+        if runs:
+            message += f"; stopped in {inside}"
+        self.report(AsmError(file.source.name, line, col, message))
+        raise AssemblyAbort
 
     def push_text(self, kind: int, text: str) -> None:
         """Push ``text`` to be read next, remembering the current place as its origin."""
@@ -138,7 +210,7 @@ class ReaderMixin:
                 more = frame.count < len(passes)
                 text = passes[frame.count] if more else ""
             if more:
-                self.count_expansion()
+                self.count_steps(len(text))
                 frame.text = self.text = text
                 frame.pos = self.pos = 0
                 return True

@@ -54,9 +54,14 @@ class StatementMixin:
                     self.undef = False
                 if top:
                     frame = self.frames[-1]
-                    self.stmt_site = (frame.source, self.pos) if frame.kind == FILE else frame.site
+                    if frame.kind == FILE:
+                        self.stmt_site = (frame.source, self.pos)
+                        self.file_statement(frame, self.pos)
+                    else:
+                        self.stmt_site = frame.site
                     if self.fast_statements and not ctx.sizes and self.simple_statement():
                         continue
+                self.steps += 1
                 self.at_start = True
                 value = self.read_word(True)
                 if value is not None and value is not DONE:

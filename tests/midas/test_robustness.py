@@ -98,6 +98,88 @@ def test_huge_exponents_that_have_a_value(tmp_path: Path, source: str, value: in
     assert done.stdout == f"000100/ {value:012o}\n"
 
 
+# --- endless loops: stopped by a count of work, at the statement, naming the loop --------------
+# A statement may take 500,000 steps (midas.source.MAX_STEPS); each of these runs away and is
+# stopped at that bound, through the real command, with the real bound (about a second).
+RUNAWAYS = [
+    pytest.param(
+        "REPEAT 777777,[REPEAT 777777,[0\n]\n]",
+        1,
+        "REPEAT (pass 249,999 of 262,143), in REPEAT (pass 1 of 262,143)",
+        id="nested-REPEAT",
+    ),
+    pytest.param(
+        "DEFINE SPIN\n.TAG A\n0\n.GO A\nTERMIN\nFOO=1\nSPIN",
+        7,
+        "macro SPIN after 99,999 jumps of .GO A",
+        id="TAG-GO",
+    ),
+    pytest.param(  # each call calls itself twice: 2^32 calls, never deeper than 32
+        "DEFINE TWICE N\nIFG N,[TWICE N-1\nTWICE N-1\n]\nTERMIN\n\nTWICE 40",
+        7,
+        "macro TWICE (30 deep)",
+        id="recursive-macro",
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "line", "where"), RUNAWAYS)
+def test_endless_loops_stop_at_the_statement_that_loops(
+    tmp_path: Path, source: str, line: int, where: str
+) -> None:
+    done = _midas_dump(tmp_path, source)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"{tmp_path / 'huge.mid'}:{line}:1: endless loop? this statement took more than "
+        f"500,000 steps (statements, expansions, loop passes, .GO jumps); stopped in {where}",
+        "midas: 1 error; no output written",
+    ]
+
+
+def test_a_file_that_goes_back_to_its_own_tag_is_stopped_there(tmp_path: Path) -> None:
+    (tmp_path / "loop.mid").write_text("A=0\n.TAG BACK\nA=A+1\n.GO BACK\n")
+    main = tmp_path / "main.mid"
+    program = assemble("TITLE MAIN\n.INSRT LOOP MID\nEND\n", str(main))
+    [error] = program.errors
+    assert str(error) == (
+        f"{tmp_path / 'loop.mid'}:4:1: endless loop? this statement took more than 500,000 "
+        f"steps (statements, expansions, loop passes, .GO jumps); stopped in file "
+        f"{tmp_path / 'loop.mid'} after 83,333 jumps of .GO BACK"
+    )
+
+
+def test_a_file_inserted_by_a_loop_is_part_of_the_loops_statement(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(midas.source, "MAX_STEPS", 5000)
+    (tmp_path / "one.mid").write_text("A=A+1\n")
+    program = assemble("A=0\nREPEAT 777777,[.INSRT ONE MID\n]\nEND\n", str(tmp_path / "m.mid"))
+    [error] = program.errors
+    assert (error.file, error.line) == (str(tmp_path / "m.mid"), 2)
+    assert error.message.endswith("stopped in REPEAT (pass 834 of 262,143)")
+
+
+def test_the_count_starts_again_at_each_statement_of_the_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(midas.source, "MAX_STEPS", 5000)
+    # 60 calls of a macro that makes 100 passes (200 steps) each: 12,000 steps in all,
+    # but no statement of the file takes more than the bound.
+    big = "DEFINE BIG\nREPEAT 100.,[A=A+1\n]\nTERMIN\nA=0\n"
+    program = assemble(big + "BIG\n" * 60 + "END\n")
+    assert program.errors == [] and program.symbols["A"] == 6000
+    # The same work in one statement of the file runs away.
+    program = assemble(big + "REPEAT 60.,[BIG\n]\nEND\n")
+    [error] = program.errors
+    assert (error.line, error.col) == (6, 1)
+    assert error.message == (
+        "endless loop? this statement took more than 5,000 steps (statements, expansions, "
+        "loop passes, .GO jumps); stopped in REPEAT (pass 26 of 100), in macro BIG, "
+        "in REPEAT (pass 25 of 60)"
+    )
+
+
 @pytest.mark.parametrize(
     "source",
     [
@@ -105,13 +187,11 @@ def test_huge_exponents_that_have_a_value(tmp_path: Path, source: str, value: in
         "REPEAT 100,[REPEAT 100,[REPEAT 100,[X=1\n]]]",  # a million passes, no frame pushed
     ],
 )
-def test_endless_loops_end_with_an_error(monkeypatch: pytest.MonkeyPatch, source: str) -> None:
-    monkeypatch.setattr(midas.source, "MAX_EXPANSIONS", 5000)
+def test_a_smaller_bound_stops_sooner(monkeypatch: pytest.MonkeyPatch, source: str) -> None:
+    monkeypatch.setattr(midas.source, "MAX_STEPS", 5000)
     program = assemble(source + "\nEND\n")
     [error] = program.errors
-    assert error.message.startswith(
-        "more than 5000 expansions, loop passes and .GO jumps in one pass (endless loop?)"
-    )
+    assert error.message.startswith("endless loop? this statement took more than 5,000 steps")
 
 
 # --- fuzz (slow): mutated real sources, in a child process so that a hang fails ----------------
@@ -134,7 +214,7 @@ TOKENS = [
     "SQUOZE 0,", ".OP FDV,1.0,0\n", "CONSTANTS\n", "VARIABLES\n", "FOO'", 'FOO"', "END\n",
     ".INSRT nothing\n", "EXPUNGE ", "RADIX 2\n", "RADIX 10.\n", "\x00", "\x7f", "\xdf",
 ]  # fmt: skip
-FUZZ_BUDGET = 50_000  # MAX_EXPANSIONS in the child: an endless loop ends sooner
+FUZZ_BUDGET = 50_000  # MAX_STEPS in the child: an endless loop ends sooner
 
 
 @st.composite
@@ -161,7 +241,7 @@ def mutated_sources(draw: st.DrawFn) -> str:
 def assembly_problems(source: str) -> list[str]:
     """Assemble (in the worker) and list what is wrong with the result: internal errors,
     messages that do not name the place, words or addresses that are not 36/18 bits."""
-    midas.source.MAX_EXPANSIONS = FUZZ_BUDGET
+    midas.source.MAX_STEPS = FUZZ_BUDGET
     program = assemble(source, filename="fuzz.mid")
     problems = [str(e) for e in program.errors if "internal" in e.message]
     problems += [str(e) for e in program.errors if not str(e).startswith("fuzz.mid:")]
