@@ -14,7 +14,9 @@
   (interrupts, BLKO, the lists built) as a share of the move's time;
 * the first start: seconds from ``machack play`` to its first prompt with empty caches
   (numba's and the assembled program's, as on a fresh machine) and with warm ones, and
-  how long the background build of the compiled engine took.
+  how long the background build of the compiled engine took;
+* waiting for a person: the host CPU ``machack play`` uses at its ``*`` prompt on a
+  terminal, on the compiled and the python engines (it should sleep: under 5% of a core).
 """
 
 from __future__ import annotations
@@ -157,6 +159,7 @@ def run(
     agreement_every: int = 1,
     display_cost: bool = True,
     search: bool = True,
+    idle: bool = True,
 ) -> None:
     """Print the benchmark figures (``agreement_every`` 0: no agreement table)."""
     session = Session()
@@ -210,6 +213,11 @@ def run(
         echo("the Type 340 (1967 game 3 before 13. B-KR4, depth 3; cost: the refresh's share "
              "of the move's PDP-6 time; main/s: main lists drawn a PDP-6 second) ...")  # fmt: skip
         for line in display_cost_lines():
+            echo(line)
+    if idle:
+        echo("")
+        echo(f"waiting at the * prompt on a terminal, {IDLE_S:.0f} s {'':<14} {'CPU':>7}")
+        for line in prompt_cpu_lines():
             echo(line)
     if first_start:
         echo("")
@@ -337,3 +345,53 @@ def first_start_lines() -> list[str]:
         f"{'first prompt, empty caches':<36} {cold.prompt_s:>7.2f} s{built}",
         f"{'first prompt, warm caches':<36} {warm.prompt_s:>7.2f} s",
     ]
+
+
+IDLE_S = 5.0  # wall seconds measured at the prompt
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a process so far (Linux's /proc)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def prompt_cpu(engine: str) -> float:
+    """The share of a core ``machack play`` uses while it waits at its prompt on a
+    terminal (a pseudo-terminal here), on ``engine`` ('compiled' or 'python')."""
+    import pty
+
+    env = dict(os.environ)
+    if engine == "python":
+        env["PDP6_NOJIT"] = "1"
+    master, slave = pty.openpty()
+    play = subprocess.Popen([sys.executable, "-m", "machack", "play"], stdin=slave,
+                            stdout=slave, stderr=slave, env=env, close_fds=True)  # fmt: skip
+    os.close(slave)
+    try:
+        seen = b""
+        while not seen.rstrip().endswith(b"*"):
+            chunk = os.read(master, 4096)
+            if not chunk:
+                raise RuntimeError(f"machack play ended before its prompt: {seen[-200:]!r}")
+            seen += chunk
+        time.sleep(1.0)  # settled at the prompt
+        c0, t0 = _cpu_seconds(play.pid), time.monotonic()
+        time.sleep(IDLE_S)
+        share = (_cpu_seconds(play.pid) - c0) / (time.monotonic() - t0)
+        os.write(master, b"\x04")  # Ctrl-D: the game ends
+        play.wait(timeout=30)
+    finally:
+        if play.poll() is None:
+            play.kill()
+        os.close(master)
+    return share
+
+
+def prompt_cpu_lines() -> list[str]:
+    """The prompt's CPU share on each engine, as printed lines."""
+    if not os.path.exists(f"/proc/{os.getpid()}/stat"):
+        return ["(needs Linux's /proc to read a process's CPU time)"]
+    engines = ["compiled", "python"] if jit.ENABLED else ["python"]
+    return [f"{'machack play, ' + e + ' engine':<50} {prompt_cpu(e):>7.1%}" for e in engines]

@@ -49,7 +49,7 @@ def pmg_call_times(session: Session, fen: str) -> list[tuple[float, int]]:
                 m.breakpoints.discard(back)
                 m.breakpoints.add(pmg)
                 times.append((m.elapsed_us - start, m.instructions - ran))
-            elif m.pc == session.idle_pc and session._idle():  # (not between two keys)
+            elif m.pc == session.idle_pc and session.at_prompt():  # (not between two keys)
                 break
     finally:
         m.breakpoints.discard(pmg)

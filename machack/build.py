@@ -50,6 +50,18 @@ class Image:
             raise KeyError(f"symbol {name} is not defined in the chess program")
         return self.symbols[key]
 
+    def label_of(self, address: int) -> str:
+        """``address`` as the nearest label at or below it, ``CHELP+3`` (octal), for
+        messages about a place in the program."""
+        best = max(
+            ((v, k) for k, v in self.symbols.items() if v <= address and "." not in k),
+            default=None,
+        )
+        if best is None:
+            return f"{address:06o}"
+        offset = address - best[0]
+        return best[1] + (f"+{offset:o}" if offset else "")
+
 
 _MEMO: dict[str, Image] = {}
 

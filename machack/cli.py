@@ -23,6 +23,7 @@ from pdp6.runner import StopFlag
 
 from .build import BuildError
 from .session import (
+    ProgramHalted,
     ProgramHung,
     Reply,
     Session,
@@ -209,11 +210,10 @@ def play(
     if start is not None:
         _setup(session, start)
     settings = [f"DEPTH {depth}"]
-    notes = None
-    if pgn_file is not None:
-        from .pgn import PlayNotes
+    from .pgn import PlayNotes
 
-        notes = PlayNotes()
+    notes = PlayNotes()  # (also for a game kept when play ends by a signal)
+    if pgn_file is not None:
         settings += ["PSVD 1", "PSTAT 1"]  # the value and time of each move, for the PGN
     for line in settings:  # typed by the host, not shown as if the player had
         reply = session.send(line)
@@ -224,17 +224,33 @@ def play(
     host_note = (f"[machine plays {colour}, {you}; depth {depth}; "
                  "Ctrl-C stops it thinking, Ctrl-D ends the game]")  # fmt: skip
     header = banner + [host_note] + ([display_note] if display_note else [])
-    watch = notes.line if notes is not None else None
+    failure: SessionError | None = None
+    left = False
     try:
         if sys.stdin.isatty() and sys.stdout.isatty():
-            _play_terminal(session, say, colour, baud, header, watch, screen)
+            left = _play_terminal(session, say, colour, baud, header, notes.line, screen)
         else:
-            _play_lines(session, colour, baud, header, watch)
+            _play_lines(session, colour, baud, header, notes.line)
+    except SessionError as exc:  # the program stopped working (ran away, halted, hung)
+        failure = exc
     finally:
         if screen is not None:
             _close_screen(screen)
-    if pgn_file is not None and notes is not None:
+    if failure is not None:
+        if session.game_ply() > 0:  # the game as it was at the last prompt: not lost
+            kept = session.restored()
+            _write_play_pgn(kept, notes, colour, pgn_file or _kept_game_path())
+        raise click.ClickException(str(failure))
+    if pgn_file is not None:
         _write_play_pgn(session, notes, colour, pgn_file)
+    elif left and session.game_ply() > 0:  # left by Ctrl-C: the game is kept
+        _write_play_pgn(session, notes, colour, _kept_game_path())
+
+
+def _kept_game_path() -> Path:
+    """Where a game goes when play ends before a --pgn file was asked for: a new file in
+    the current folder, named by the time."""
+    return Path(f"machack-{time.strftime('%Y%m%d-%H%M%S')}.pgn")
 
 
 def _screen(
@@ -410,10 +426,16 @@ def _play_terminal(
     header: list[str],
     watch: Callable[[str], None] | None = None,
     screen: Screen | None = None,
-) -> None:
+) -> bool:
     """The interactive game: the keyboard goes to the program a key at a time through
     the shared terminal host (pdp6/terminal.py), the program echoes and answers, and
-    the host adds the PDP-6 and wall time to each of the machine's move lines."""
+    the host adds the PDP-6 and wall time to each of the machine's move lines.
+
+    While the program waits at its prompt the host sleeps until a key comes
+    (``Session.idle_wait``).  Ctrl-C while it thinks is BELL; at the prompt the first
+    Ctrl-C says how to leave, a second one leaves.  Returns True when the game was left
+    that way (the caller keeps the game), False for Ctrl-D or a hang-up.  Raises
+    :class:`ProgramRanAway` (or ``ProgramHalted``) when the program stops working."""
     from pdp6.runner import Runner
 
     machine = session.machine
@@ -422,26 +444,50 @@ def _play_terminal(
         click.echo(text)
     session.tty.host = host  # from now on the teletype is this terminal
     say.to = host.note
-    machine.breakpoints.discard(session.idle_pc)
     host.keys.extend(b"PS\r" if colour == "both" else f"{MODES[colour]}\r".encode())
     host.muted = 2  # the host's own command: its echo and `_` are not shown
     runner = Runner(machine, session.tty, stop=StopFlag(), between=session.on_slice)
-    with host.raw():
-        while True:
-            outcome = runner.run()
-            if screen is not None and outcome.reason == "breakpoint":
-                screen.poll()  # the program built a list: a picture of it, then go on
-                continue
-            if outcome.reason != "interrupted" or host.hung_up:
-                break
-            waiting = not host.keys and not session.tty.input_flag and session.waits_for_a_key()
-            if waiting:
-                break
-            host.keys.append(0o007)  # BELL: stop thinking
-    host.finish_output()
-    click.echo()
-    session.tty.host = session.host  # the session's own host again, for the host's commands
-    machine.breakpoints.add(session.idle_pc)
+    leaving = -1  # Ctrl-C came at the prompt after this many keys: the next one leaves
+    left = False
+    waited = False  # the last stop was at the prompt, waiting
+    try:
+        with host.raw():
+            while True:
+                outcome = runner.run()
+                if outcome.reason in ("halt", "breakpoint"):
+                    session.check_runaway()
+                if outcome.reason == "halt":
+                    raise ProgramHalted(f"the program halted at {outcome.pc:06o}")
+                if outcome.reason == "breakpoint" and outcome.pc == session.idle_pc:
+                    if session.at_prompt():  # waiting for the person: sleep till a key
+                        if not waited:  # (the game kept once at each prompt)
+                            session.save_game()
+                        waited = True
+                        session.idle_wait(host.wait_for_input)
+                        continue
+                    if session.waiting():  # a key on its way: the clock on to it
+                        machine.idle_until(float("inf"))
+                    waited = False
+                    continue
+                waited = False
+                if screen is not None and outcome.reason == "breakpoint":
+                    screen.poll()  # the program built a list: a picture of it, then go on
+                    continue
+                if outcome.reason != "interrupted" or host.hung_up:
+                    break
+                if not host.keys and not session.tty.input_flag and session.waits_for_a_key():
+                    if leaving == host.keys_read:  # Ctrl-C twice at the prompt: leave
+                        left = True
+                        break
+                    leaving = host.keys_read  # (a key typed since starts over)
+                    host.note_at_prompt("[Ctrl-C again or Ctrl-D leaves the game]")
+                    continue
+                host.keys.append(0o007)  # BELL: stop thinking
+    finally:
+        host.finish_output()
+        click.echo()
+        session.tty.host = session.host  # the session's own host again, for the host
+    return left
 
 
 class _PlayHost:
@@ -464,6 +510,7 @@ class _PlayHost:
                 self.mark_wall = time.perf_counter()
                 self.hung_up = False
                 self.muted = 0  # lines still to swallow (the host's own command)
+                self.keys_read = 0
 
             def received(self, data: bytes) -> None:
                 if not data or CTRL_D in data:  # hang-up, or Ctrl-D: the game ends
@@ -474,9 +521,16 @@ class _PlayHost:
 
             def read_key(self) -> int | None:
                 code = super().read_key()
+                self.keys_read += code is not None
                 if code == 0o15:
                     self._mark()
                 return code
+
+            def note_at_prompt(self, text: str) -> None:
+                """A host's line under the prompt, and the line being typed (the prompt
+                and what was typed after it) again below it."""
+                note = text.encode("ascii", "replace")
+                self._write(b"\r\n" + note + b"\r\n" + bytes(self.current))
 
             def _mark(self) -> None:
                 self.mark_us = self.machine.elapsed_us  # type: ignore[attr-defined]
@@ -860,22 +914,30 @@ def book_check() -> None:
               help="The agreement table with the 1967 moves, book and hash table on, on "
               "every n-th of Mac Hack's positions; 0 leaves it out (the whole table takes "
               "a minute or two).")  # fmt: skip
+@click.option("--idle/--no-idle", default=True, show_default=True,
+              help="The host CPU machack play uses waiting at its prompt on a terminal, "
+              "on each engine (5 s each).")  # fmt: skip
 def bench(
-    positions: int, first_start: bool, display_cost: bool, search: bool, agreement_every: int
+    positions: int,
+    first_start: bool,
+    display_cost: bool,
+    search: bool,
+    agreement_every: int,
+    idle: bool,
 ) -> None:
     """Perft speed, emulated move-generation time, time per move at depth 4, the
     Greenblatt search's figures (the plausible move generator's time a call, agreement
     with the 1967 games and the time a move), the hash table, the agreement with the 1967
     moves with the book and the hash table on, the share of a search's emulated time the
     Type 340's refresh takes, and the time to the first prompt on a fresh machine and a
-    warm one."""
+    warm one, and the CPU it uses waiting at its prompt."""
     from . import bench as benchmod
 
     auto = AutoEngine(say=_Say())
     if auto.pending:
         click.echo("waiting for the compiled engine's first build (1-3 minutes) ...", err=True)
         auto.wait()
-    benchmod.run(click.echo, positions, first_start, agreement_every, display_cost, search)
+    benchmod.run(click.echo, positions, first_start, agreement_every, display_cost, search, idle)
 
 
 if __name__ == "__main__":  # pragma: no cover

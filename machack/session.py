@@ -44,6 +44,20 @@ class ProgramHalted(SessionError):
     """The program executed a halt (it never should)."""
 
 
+class ProgramRanAway(ProgramHalted):
+    """The program's PC left its code: into the accumulators (a jump through a zeroed
+    or clobbered word, a POPJ on a bad stack) or onto a word that is no instruction (a
+    UUO: the program has none, and its trap ``UUOERR`` halts).  ``where`` says where."""
+
+    def __init__(self, where: str, printed: str) -> None:
+        super().__init__(f"the program in core ran away: {where}; printed last: {printed!r}")
+        self.where = where
+
+
+RUNAWAY_PCS = range(0o20)
+"""Breakpoints that catch a runaway: the program never executes in the accumulators."""
+
+
 @dataclass
 class Reply:
     """What the program printed for one typed line.
@@ -159,7 +173,10 @@ class Session:
             self.machine.memory[address] = word
         self.machine.pc = self.image.start
         self.idle_pc = self.image.symbol("IDLE")
+        self._ring = (self.image.symbol("TIRD"), self.image.symbol("TIWR"))  # input ring
         self.machine.breakpoints.add(self.idle_pc)
+        self.machine.breakpoints.update(RUNAWAY_PCS)
+        self.saved_game: list[int] | None = None  # the game state at the last prompt
         self.on_slice: Callable[[], None] | None = None  # called between slices of a run
         # A host that must act at once (a UCI `stop`, a move's time running out) runs in
         # short slices (a thirtieth: about 10 ms of wall time), and may set an emulated
@@ -173,15 +190,18 @@ class Session:
         """Queue keystrokes (a newline is typed as RETURN)."""
         self.host.type(text)
 
-    def _idle(self) -> bool:
-        """The program waits at IDLE and nothing is typed or on its way."""
-        m, tty = self.machine, self.tty
-        if m.pc != self.idle_pc or self.host.key_ready():
+    def waiting(self) -> bool:
+        """The program is in its wait for a key (at IDLE, its input ring empty)."""
+        m, (tird, tiwr) = self.machine, self._ring
+        return m.pc == self.idle_pc and m.memory[tird] == m.memory[tiwr]
+
+    def at_prompt(self) -> bool:
+        """The program waits at IDLE and nothing is typed or on its way (the teletype's
+        host, whichever it is now, has no key ready)."""
+        tty = self.tty
+        if not self.waiting() or tty.host.key_ready():
             return False
-        if tty.input_flag or tty.input_busy or tty.input_ready_at != NEVER:
-            return False
-        sym = self.image.symbol
-        return m.memory[sym("TIRD")] == m.memory[sym("TIWR")]
+        return not (tty.input_flag or tty.input_busy or tty.input_ready_at != NEVER)
 
     def waits_for_a_key(self, settle_us: float = 2_000.0) -> bool:
         """Whether the program is at its prompt's wait for a key (TYI's loop): there
@@ -189,7 +209,7 @@ class Session:
         host's look can land in an interrupt routine (the 60 Hz clock's) that broke into
         the wait.  A program that is thinking does not come back to it."""
         m, sym = self.machine, self.image.symbol
-        loop = range(sym("TYI1"), self.idle_pc + 1)
+        loop = range(sym("TYI1"), self.idle_pc + 2)  # TYI1, IDLE and its JRST
         end = m.elapsed_us + settle_us
         while m.pc not in loop:
             if m.elapsed_us >= end:
@@ -219,16 +239,74 @@ class Session:
             stop = m.run(max_instructions=min(left, step), until_us=until)
             if self.alarm_us is not None and m.elapsed_us >= self.alarm_us:
                 self.alarm_us = None
+            if stop.reason in ("halt", "breakpoint"):
+                self.check_runaway()
             if stop.reason == "halt":
                 raise ProgramHalted(
                     f"the program halted at {stop.pc:06o}; printed: {self.host.output[-300:]!r}"
                 )
             if stop.reason == "breakpoint":
-                if self._idle():
+                if self.at_prompt():
+                    self.save_game()
                     return self.host.take_output()
                 self._wait_for_key(min(left, step), until)
             if self.on_slice is not None:
                 self.on_slice()
+
+    def runaway(self) -> str | None:
+        """Where the program ran away to, if it has (see :class:`ProgramRanAway`)."""
+        m, pc = self.machine, self.machine.pc
+        if pc in RUNAWAY_PCS:
+            return f"its PC went to {pc:06o}, into the accumulators"
+        trap = self.image.symbol("UUOERR")
+        if pc == trap + 1:
+            at = (m.memory[trap] & 0o777777) - 1
+            return (f"it executed {m.memory[0o40]:012o} at {at:06o} "
+                    f"({self.image.label_of(at)}), a word that is no instruction of the "
+                    "program (a UUO)")  # fmt: skip
+        return None
+
+    def check_runaway(self) -> None:
+        """Raise :class:`ProgramRanAway` if the program has run away."""
+        where = self.runaway()
+        if where is not None:
+            printed = self.host.output[-200:] if hasattr(self.host, "output") else ""
+            raise ProgramRanAway(where, printed)
+
+    # --- the game kept by the host ---------------------------------------------------
+    def save_game(self) -> None:
+        """Keep the program's game state (POSST..POSEND: the position and the game's
+        history) as it is at the prompt, so that a program that runs away later loses
+        nothing: :meth:`restored` gives it back in a new machine."""
+        lo, hi = self.image.symbol("POSST"), self.image.symbol("POSEND")
+        self.saved_game = [int(w) for w in self.machine.memory[lo:hi]]
+
+    def game_ply(self) -> int:
+        """The plies of the game so far, from the state kept at the last prompt."""
+        if self.saved_game is None:
+            return 0
+        return self.saved_game[self.image.symbol("GPLY") - self.image.symbol("POSST")]
+
+    def restored(self) -> Session:
+        """A newly booted program holding the game kept by :meth:`save_game`."""
+        fresh = Session(self.image, engine=self.machine.engine)
+        if self.saved_game is not None:
+            lo = self.image.symbol("POSST")
+            for i, word in enumerate(self.saved_game):
+                fresh.machine.memory[lo + i] = word
+        return fresh
+
+    def idle_wait(self, ready: Callable[[float], bool], most_s: float = 0.1) -> None:
+        """The program waits at IDLE for a key: wait in host time, not by running its
+        loop.  ``ready(seconds)`` waits up to that long for a key on the host and says
+        whether one came.  The emulated clock follows the wall clock in jumps that stop
+        at every device or clock event (``Machine.idle_until``), so the 60 Hz clock and
+        the display go on as on the real machine, at no host cost."""
+        m = self.machine
+        start_us, t0 = m.elapsed_us, time.monotonic()
+        gap_s = (m.next_event_us() - start_us) / 1e6
+        ready(max(0.0, min(most_s, gap_s)))
+        m.idle_until(start_us + (time.monotonic() - t0) * 1e6)
 
     def _wait_for_key(self, instructions: int, until_us: float) -> None:
         """At IDLE with a key on its way: run on without the IDLE breakpoint until the
@@ -252,7 +330,7 @@ class Session:
             stop = m.run(max_instructions=instructions - (m.instructions - start))
             if stop.reason == "halt":
                 raise ProgramHalted(f"the program halted at {stop.pc:06o}")
-            if stop.reason == "breakpoint" and self._idle():
+            if stop.reason == "breakpoint" and self.at_prompt():
                 break
         return self.host.take_output()
 

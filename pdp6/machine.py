@@ -359,6 +359,30 @@ class Machine:
         A breakpoint there still does not stop the run."""
         return bool(self._st[S.FIRST])
 
+    def next_event_us(self) -> float:
+        """The emulated time of the next clock tick or device event (infinite if none)."""
+        self.bus.refresh()
+        event = int(self._st[S.EVENT])
+        return float("inf") if event >= NEVER else event / 1000
+
+    def idle_until(self, until_us: float) -> None:
+        """Move the emulated clock on to ``until_us``, or to the next clock tick or device
+        event if that comes first, without executing anything.
+
+        Only for a host that knows the processor is in a wait loop that changes nothing
+        but the time (a program's wait for a key): the loop's instructions are not run,
+        and everything that could end the wait (an interrupt, a device's event) still
+        comes at its emulated time, on the next ``run``.  A waiting program then costs
+        the host nothing, on every engine.
+        """
+        self.bus.refresh()
+        st = self._st
+        target = int(st[S.EVENT])
+        if until_us < target / 1000:
+            target = int(until_us * 1000)
+        if target > int(st[S.TIME]):
+            st[S.TIME] = target
+
     def step(self) -> Stop:
         """Execute exactly one instruction (or one interrupt instruction)."""
         return self.run(max_instructions=1)

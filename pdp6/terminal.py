@@ -121,6 +121,19 @@ class StreamHost(TeletypeHost):
     def read_key(self) -> int | None:
         return self.keys.popleft() if self.key_ready() else None
 
+    def wait_for_input(self, seconds: float) -> bool:
+        """Wait up to ``seconds`` of wall time for a key, sleeping in the host (a program
+        that waits for a person costs nothing); whether one is there."""
+        if not self.keys and not self.input_ended and self.input_fd is not None:
+            try:
+                select.select([self.input_fd], [], [], seconds)
+            except (OSError, ValueError):  # (a descriptor that went away: poll says so)
+                pass
+            self._next_poll = 0.0
+        elif not self.keys and seconds > 0:
+            time.sleep(seconds)
+        return self.key_ready()
+
     def at_end(self) -> bool:
         if not self.keys:
             self.poll()

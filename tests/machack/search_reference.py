@@ -137,7 +137,7 @@ class ProgramOracle:
                     m.memory[sym("OPENF")] = full if gp <= 16 else 0
                     m.memory[sym("OPNMID")] = full if gp <= 40 else 0
                     continue
-                if stop.reason == "breakpoint" and self.s._idle():
+                if stop.reason == "breakpoint" and self.s.at_prompt():
                     break
                 if stop.reason == "halt":
                     raise RuntimeError("halted")

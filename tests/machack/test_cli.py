@@ -194,11 +194,13 @@ class _PtyPlay:
     """`machack play --depth 2` (and ``options``) on a pseudo-terminal: what it printed,
     and waiting."""
 
-    def __init__(self, *options: str) -> None:
+    def __init__(self, *options: str, cwd: Path | None = None) -> None:
         import pty
 
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: the command on the pseudo-terminal
+            if cwd is not None:
+                os.chdir(cwd)
             command = [sys.executable, "-m", "machack", "play", "--depth", "2", *options]
             os.execv(sys.executable, command)
         self.out = b""
@@ -213,8 +215,8 @@ class _PtyPlay:
             if ready:
                 try:
                     self.out += os.read(self.fd, 4096)
-                except OSError:
-                    return
+                except OSError:  # the command ended: all it printed is in
+                    break
         assert text in self.out[since:], self.out.decode("ascii", "replace")
 
     def exit_code(self, seconds: float = 30.0) -> int | None:
@@ -237,16 +239,19 @@ class _PtyPlay:
                 pass
 
 
-def test_play_on_a_terminal() -> None:
+def test_play_on_a_terminal(tmp_path: Path) -> None:
     """On a terminal (a pseudo-terminal here) keys go to the program one at a time: it
     echoes them, the host adds times to the machine's move, Ctrl-C during a search types
-    BELL (QUIT), and Ctrl-C at the prompt ends the game."""
-    play = _PtyPlay()
+    BELL (QUIT); at the prompt the first Ctrl-C says how to leave and the second leaves,
+    keeping the game in a PGN file (issue 32: a Ctrl-C just after a reply lost it)."""
+    play = _PtyPlay(cwd=tmp_path)
     try:
         play.until(b"Ctrl-D ends the game]\r\n*")  # the host's PB and DEPTH are not shown
         os.write(play.fd, b"p-k4\r")
         play.until(b"1. ... ")
         play.until(b"wall")
+        os.write(play.fd, b"BOOK OFF\r")
+        play.until(b"BOOK OFF\r\n_\r\n*")
         os.write(play.fd, b"DEPTH 12\r")
         play.until(b"DEPTH 12\r\n_\r\n*")
         os.write(play.fd, b"GO\r")
@@ -255,9 +260,14 @@ def test_play_on_a_terminal() -> None:
         os.write(play.fd, b"\x03")
         play.until(b"QUIT\r\nMACHINE STOPPED PLAYING: TYPE PB TO RESUME\r\n*")
         os.write(play.fd, b"\x03")
-        assert play.exit_code() == 0, "Ctrl-C at the prompt did not end the game"
+        play.until(b"[Ctrl-C again or Ctrl-D leaves the game]\r\n*")
+        assert play.exit_code(1.0) is None, "one Ctrl-C at the prompt ended the game"
+        os.write(play.fd, b"\x03")
+        assert play.exit_code() == 0, "a second Ctrl-C at the prompt did not end the game"
         assert b"*P-K4\r\n_\r\n" in play.out  # the program's echo, upper case
         assert b"PB" not in play.out.split(b"P-K4")[0]  # the host's set-up was not echoed
+        (kept,) = tmp_path.glob("machack-*.pgn")
+        assert "1. e4 e5 { book } *" in kept.read_text()
     finally:
         play.kill()
 

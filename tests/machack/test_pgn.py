@@ -164,8 +164,8 @@ def test_clock_and_eval_texts() -> None:
 
 
 def test_play_on_a_terminal_writes_the_pgn_at_the_end(tmp_path: Path) -> None:
-    """Keys go to the program one at a time; at the end (Ctrl-C at the prompt, a line
-    half typed) the host takes the game from the program and writes it."""
+    """Keys go to the program one at a time; at the end (Ctrl-C twice at the prompt, a
+    line half typed) the host takes the game from the program and writes it."""
     import os
     import pty
     import select
@@ -199,8 +199,10 @@ def test_play_on_a_terminal_writes_the_pgn_at_the_end(tmp_path: Path) -> None:
         until(b"1. ... ")
         until(b"SECONDARY")
         until(b"\r\n*")
-        os.write(fd, b"P-Q")  # half a move, then Ctrl-C at the prompt
+        os.write(fd, b"P-Q")  # half a move, then Ctrl-C at the prompt, twice
         time.sleep(0.3)
+        os.write(fd, b"\x03")
+        until(b"[Ctrl-C again or Ctrl-D leaves the game]\r\n*P-Q")
         os.write(fd, b"\x03")
         until(b"[the game is in ", 30)
         done, status = 0, 0
