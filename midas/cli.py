@@ -10,9 +10,11 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import click
 
+from pdp6.hostfiles import standard_output
 from pdp6.wordfile import encode_words
 
 from . import assemble_file
@@ -34,6 +36,11 @@ class _DefaultToAssemble(click.Group):
                         and args[0] not in ("--help", "-h", "--version")):  # fmt: skip
             args = ["assemble", *args]
         return super().parse_args(ctx, args)
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        # Standard output (--dump, --help) flushed and guarded: a full device is one line.
+        with standard_output("midas"):
+            return super().main(*args, **kwargs)
 
 
 @click.group(cls=_DefaultToAssemble, context_settings={"help_option_names": ["-h", "--help"]})
@@ -115,9 +122,12 @@ def assemble(
     try:
         device = int(loader_device, 8)
     except ValueError:
+        device = -1
+    if not (0 <= device <= 0o774 and device % 4 == 0):
         raise click.BadParameter(
-            "an octal device code, e.g. 104", param_hint="--loader-device"
-        ) from None
+            f"{loader_device!r}: an octal device code from 0 to 774, a multiple of 4 (e.g. 104)",
+            param_hint="'--loader-device'",
+        )
     try:
         program = assemble_file(source, old=old)
     except OSError as exc:
@@ -220,8 +230,10 @@ def _write_all(files: dict[Path, bytes]) -> None:
 
 
 @main.command()
-@click.option("--lines", default=20000, show_default=True, help="Approximate source lines.")
-@click.option("--repeat", default=3, show_default=True, help="Timed runs (the best counts).")
+@click.option("--lines", default=20000, show_default=True, type=click.IntRange(1, 1_000_000),
+              help="Approximate source lines.")  # fmt: skip
+@click.option("--repeat", default=3, show_default=True, type=click.IntRange(1, 100),
+              help="Timed runs (the best counts).")  # fmt: skip
 def bench(lines: int, repeat: int) -> None:
     """Assemble a generated source with macros and literals; print lines per second."""
     click.echo(run_benchmark(lines, repeat))

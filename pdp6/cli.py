@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
@@ -16,10 +17,12 @@ import click
 
 from . import jit as jitmod
 from .cpu import engines
+from .hostfiles import standard_output
 from .options import (
     DisplaySettings,
     MachineSettings,
     ProgramSettings,
+    Seconds,
     display_options,
     machine_options,
     program_options,
@@ -29,7 +32,16 @@ EXIT_TIME_LIMIT = 3
 EXIT_INTERRUPTED = 130
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """The command, its standard output flushed and guarded (a full device is one line on
+    stderr, not a traceback: :func:`pdp6.hostfiles.standard_output`), --help too."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        with standard_output("pdp6"):
+            return super().main(*args, **kwargs)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pdp6-machack")
 def main() -> None:
     """A faithful DEC PDP-6 emulator.
@@ -195,9 +207,15 @@ def _host(interactive: bool, machine: MachineSettings, read_stdin: bool) -> Any:
 
 
 def _start_at(dbg: Any, start: str | None) -> None:
-    """The PC at --start, read with the program's symbols (DebugError if it is wrong)."""
+    """The PC at --start, read with the program's symbols (a usage error naming the
+    option if it is wrong: it can only be read once the program is loaded)."""
+    from .debugger import DebugError
+
     if start is not None:
-        dbg.m.pc = dbg.address(start)
+        try:
+            dbg.m.pc = dbg.address(start)
+        except DebugError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--start'") from None
 
 
 def _attach_display(machine: Any, display: DisplaySettings) -> Any:
@@ -233,9 +251,9 @@ def _attach_display(machine: Any, display: DisplaySettings) -> Any:
 @display_options
 @click.option(
     "--max-seconds",
-    type=click.FloatRange(min=0, min_open=True),
+    type=Seconds(min=0, min_open=True),
     metavar="SECONDS",
-    help="Stop after this much emulated PDP-6 time (exit status 3).",
+    help="Stop after this much emulated PDP-6 time (exit status 3; inf: no limit).",
 )
 @click.option(
     "--trace",
@@ -248,7 +266,7 @@ def _attach_display(machine: Any, display: DisplaySettings) -> Any:
     "--grace",
     default=2.0,
     show_default=True,
-    type=click.FloatRange(min=0),
+    type=Seconds(min=0),
     metavar="SECONDS",
     help="With standard input not a terminal: after the input "
     "ends, stop once the program has waited this long (emulated) for more.",
@@ -328,7 +346,9 @@ def run(
     screen = _attach_display(dbg.m, display)
     hook = _trace_hook(trace_path, dbg)
     runner = Runner(dbg.m, dbg.tty, stop=dbg.stop_flag, grace_us=grace * 1e6, hook=hook)
-    until = None if max_seconds is None else dbg.m.elapsed_us + max_seconds * 1e6
+    until = None
+    if max_seconds is not None and math.isfinite(max_seconds * 1e6):  # (inf: no limit)
+        until = dbg.m.elapsed_us + max_seconds * 1e6
     with host.raw() if interactive else nullcontext():
         outcome = dbg.through_halts(lambda: runner.run(until_us=until))
     host.finish_output()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -65,6 +66,20 @@ class DisplaySettings:
     @property
     def wanted(self) -> bool:
         return self.display or self.display_png is not None or self.display_gif is not None
+
+
+class Seconds(click.FloatRange):
+    """A number of seconds in a range, as ``click.FloatRange``, that also refuses ``nan``
+    (which no comparison with the bounds excludes).  ``inf`` passes where the range lets
+    it: no limit."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        seconds = super().convert(value, param, ctx)
+        if math.isnan(seconds):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return seconds
 
 
 def _baud(_ctx: click.Context, _param: click.Parameter, value: str) -> int | None:
