@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import subprocess
@@ -243,6 +244,42 @@ def _attach_display(machine: Any, display: DisplaySettings) -> Any:
     return screen
 
 
+def _ends_on_signals(func: Callable[..., Any]) -> Callable[..., Any]:
+    """A command that SIGTERM and SIGHUP end (pdp6.runner's ``ending_on_signals``): a run
+    stops at its next chunk, a prompt or a read at once; one line says so and the status
+    is 128 + the signal's number.  The command catches :class:`pdp6.runner.Terminated`
+    itself where it has output to finish (see :func:`_say_terminated`)."""
+
+    @functools.wraps(func)
+    def command(*args: Any, **kwargs: Any) -> Any:
+        from .runner import Terminated, ending_on_signals
+
+        with ending_on_signals():
+            try:
+                return func(*args, **kwargs)
+            except Terminated as exc:
+                _say_terminated(exc)
+
+    return command
+
+
+def _finish_line(host: Any) -> None:
+    """What the program printed, all of it; on a terminal, its last line ended (in a
+    pipe the line is the program's: standard error stays one line)."""
+    host.finish_output()
+    if host.line_open and sys.stdout.isatty():
+        click.echo("", err=True)
+
+
+def _say_terminated(exc: Any, dbg: Any = None) -> None:
+    """``pdp6: terminated by SIGTERM at PLACE after S s emulated``; exit 128 + signal."""
+    where = ""
+    if dbg is not None:
+        where = f" at {dbg.name(dbg.m.pc)} after {dbg.m.elapsed_us / 1e6:.3f} s emulated"
+    click.echo(f"pdp6: {exc}{where}", err=True)
+    sys.exit(exc.exit_status)
+
+
 # --- pdp6 run --------------------------------------------------------------------------
 @main.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
@@ -288,6 +325,7 @@ def _attach_display(machine: Any, display: DisplaySettings) -> Any:
     help="Write what the program punches to this file.",
 )
 @click.option("-v", "--verbose", is_flag=True, help="Say why and where the run ended.")
+@_ends_on_signals
 def run(
     file: Path, machine: MachineSettings, program: ProgramSettings, display: DisplaySettings,
     max_seconds: float | None,
@@ -302,7 +340,8 @@ def run(
     terminal, it is typed into the teletype and the teletype's output goes to standard
     output; the run ends when the program halts or waits for input that will never
     come.  Exit status: 0 halted or input done, 1 error, 2 a wrong command line (an
-    unknown option, a missing file), 3 --max-seconds reached, 130 stopped by Ctrl-C.
+    unknown option, a missing file), 3 --max-seconds reached, 130 stopped by Ctrl-C,
+    143 ended by SIGTERM (129 SIGHUP).
 
     \b
     Examples:
@@ -315,7 +354,7 @@ def run(
     """
     from .debugger import DebugError
     from .readin import toggle_rim_loader
-    from .runner import Runner
+    from .runner import Runner, Terminated
 
     if boot and ptr is not None:
         raise click.UsageError("--boot puts FILE on the paper tape reader: no room for --ptr")
@@ -349,8 +388,14 @@ def run(
     until = None
     if max_seconds is not None and math.isfinite(max_seconds * 1e6):  # (inf: no limit)
         until = dbg.m.elapsed_us + max_seconds * 1e6
-    with host.raw() if interactive else nullcontext():
-        outcome = dbg.through_halts(lambda: runner.run(until_us=until))
+    try:
+        with host.raw() if interactive else nullcontext():
+            outcome = dbg.through_halts(lambda: runner.run(until_us=until))
+    except Terminated as exc:  # what the program printed, then one line
+        _finish_line(host)
+        for message in _write_outputs(screen, hook, dbg, punch=ptp is not None):
+            click.echo(f"pdp6: {message}", err=True)
+        _say_terminated(exc, dbg)
     host.finish_output()
     verbose = verbose or program.continue_halts > 0  # each halt is told: the last one too
     if host.line_open and (verbose or outcome.reason not in ("halt", "end of input")):
@@ -427,6 +472,7 @@ def _session(
     terminal) or the commands on standard input."""
     from .console import Console, enable_line_editing
     from .debugger import DebugError
+    from .runner import Terminated
 
     interactive = sys.stdin.isatty()
     host = _host(interactive, machine, read_stdin=False)
@@ -434,20 +480,27 @@ def _session(
     screen = _attach_display(dbg.m, display)
     console = Console(dbg, sys.stdout, terminal=host if interactive else None, prompt=prompt)
     try:
-        setup(console)
-    except DebugError as exc:
-        raise click.ClickException(str(exc)) from None
-    going = True
-    for path in scripts:
-        going = going and console.execute(f"do {path}")
-    if going:
-        going = console.run_lines(commands, echo=True)
-    if going:
-        if interactive:
-            enable_line_editing()
-            console.interact(input)
-        else:
-            console.run_lines(sys.stdin, echo=True)
+        try:
+            setup(console)
+        except DebugError as exc:
+            raise click.ClickException(str(exc)) from None
+        going = True
+        for path in scripts:
+            going = going and console.execute(f"do {path}")
+        if going:
+            going = console.run_lines(commands, echo=True)
+        if going:
+            if interactive:
+                enable_line_editing()
+                console.interact(input)
+            else:
+                console.run_lines(sys.stdin, echo=True)
+    except Terminated as exc:  # at the prompt, reading a command or running: the end
+        _finish_line(host)
+        console.finish()
+        for message in _write_outputs(screen, None, dbg, punch=False):
+            click.echo(f"pdp6: {message}", err=True)
+        _say_terminated(exc, dbg)
     console.finish()
     unwritten = _write_outputs(screen, None, dbg, punch=False)
     for message in unwritten:
@@ -465,6 +518,7 @@ def _session(
 )
 @_console_options
 @program_options
+@_ends_on_signals
 def console(
     file: Path | None, scripts: tuple[Path, ...], commands: tuple[str, ...],
     machine: MachineSettings, program: ProgramSettings, display: DisplaySettings,
@@ -504,6 +558,7 @@ def console(
     metavar="ARG",
     help="Pass this argument to midas (repeatable), e.g. --midas-arg=--old.",
 )
+@_ends_on_signals
 def debug(
     source: Path, scripts: tuple[Path, ...], commands: tuple[str, ...],
     machine: MachineSettings, display: DisplaySettings, midas_args: tuple[str, ...],

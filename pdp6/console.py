@@ -22,6 +22,7 @@ from .debugger import DebugError, Debugger, StopReport, flag_names
 from .hostfiles import read_input
 from .iobus import Device, Reg
 from .machine import APR, PI
+from .runner import Terminated
 from .snapshot import read_snapshot, restore, save, unsaved_devices
 from .terminal import StreamHost, TerminalHost
 from .typein import parse_word
@@ -187,6 +188,9 @@ class Console:
                 except KeyboardInterrupt:
                     self.say("^C")
                     continue
+                except Terminated:  # SIGTERM at the prompt: the end (pdp6.runner)
+                    self.say("")
+                    raise
                 if not self.execute(line):
                     return
         finally:

@@ -4,7 +4,8 @@
 command, the console and the debugger share.  It runs the machine in chunks of emulated
 time and between chunks:
 
-* notices a stop request (Ctrl-C on the terminal, SIGINT/SIGTERM/SIGHUP);
+* notices a stop request (Ctrl-C on the terminal, SIGINT) and a request to end (SIGTERM,
+  SIGHUP; below);
 * ends the run when the program is waiting for input that will never come: the
   keyboard is at its end, the teletype has nothing in progress, the program has neither
   typed nor read anything for a grace period of emulated time, and it is *idling*: going
@@ -16,6 +17,29 @@ time and between chunks:
   (a short sleep per chunk), so an idle program costs almost no host CPU;
 * optionally single-steps with a per-instruction hook (watchpoints, the trace), since
   the compiled loop cannot call Python for each instruction.
+
+Signals.  Ctrl-C (SIGINT) *stops*: the run ends at the next chunk with the outcome
+'interrupted', and the command goes on (the console takes its next command); a second
+Ctrl-C before the run has stopped raises KeyboardInterrupt.  SIGTERM and SIGHUP *end*:
+whoever sends them (``timeout``, a window closed, a service stopped) wants the process
+gone, so they must not be taken for Ctrl-C.  The API, for any command that runs the
+machine:
+
+* ``with ending_on_signals():`` around the whole command: from then on SIGTERM and SIGHUP
+  raise :class:`Terminated` wherever the program is (loading, at a prompt, reading input);
+* while a run is under way (:meth:`StopFlag.catching_signals`, which :meth:`Runner.run`
+  uses) they only set ``StopFlag.terminated`` (the signal's number; ``raised`` too, so that
+  code that polls for Ctrl-C stops what it is doing), and the run raises
+  :class:`Terminated` at the next chunk, between instructions, so that nothing is left
+  half done; leaving ``catching_signals`` raises it too if the signal came at the very
+  end (code that runs the machine itself can call :meth:`StopFlag.end_if_terminated`
+  between its slices);
+* the command catches :class:`Terminated`, flushes what the program printed, says so in
+  one line on stderr and exits with ``Terminated.exit_status``: 128 + the signal's number,
+  143 for SIGTERM, 129 for SIGHUP, as a shell reports a process the signal killed.
+  Terminated is a SystemExit with that status (no ``except Exception`` takes it), so a
+  command that does not catch it still ends with the status, silently.  Once one has
+  come, further SIGTERMs and SIGHUPs are ignored, so that they cannot break the exit.
 """
 
 from __future__ import annotations
@@ -63,11 +87,73 @@ class Outcome:
     message: str = ""
 
 
+class Terminated(SystemExit):
+    """SIGTERM or SIGHUP (``signum``) asked the process to end (see the module docstring).
+    ``str()`` is ``terminated by SIGTERM``; the command exits with :attr:`exit_status`.
+    A SystemExit with that status: one that no command catches still ends the process
+    with it, and without a traceback."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(128 + signum)
+        self.signum = signum
+
+    @property
+    def exit_status(self) -> int:
+        return 128 + self.signum
+
+    def __str__(self) -> str:
+        try:
+            name = signal.Signals(self.signum).name
+        except ValueError:
+            name = f"signal {self.signum}"
+        return f"terminated by {name}"
+
+
+ENDING_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+def _ignore_ending_signals() -> None:
+    """After the first SIGTERM or SIGHUP: the others are ignored while the process ends."""
+    for sig in ENDING_SIGNALS:
+        with contextlib.suppress(ValueError):  # (not the main thread)
+            signal.signal(sig, signal.SIG_IGN)
+
+
+@contextlib.contextmanager
+def ending_on_signals() -> Iterator[None]:
+    """For the length of a command: SIGTERM and SIGHUP raise :class:`Terminated` in the
+    main thread, wherever it is (inside a run they only set the run's flag: see
+    :meth:`StopFlag.catching_signals`).  The handlers before are put back on the way out.
+    Outside the main thread nothing is changed."""
+
+    def handler(signum: int, _frame: object) -> None:
+        _ignore_ending_signals()
+        raise Terminated(signum)
+
+    saved = {}
+    for sig in ENDING_SIGNALS:
+        try:
+            saved[sig] = signal.signal(sig, handler)
+        except ValueError:  # not the main thread: leave signals alone
+            break
+    try:
+        yield
+    finally:
+        for sig, old in saved.items():
+            signal.signal(sig, old)
+
+
 class StopFlag:
-    """Set by a signal or by the terminal's Ctrl-C; the runner checks it between chunks."""
+    """Set by Ctrl-C (SIGINT, or the terminal's Ctrl-C key): ``raised``; by SIGTERM or
+    SIGHUP: ``terminated``, the signal's number (and ``raised``).  The runner looks at it
+    between chunks: a raised flag stops the run, a terminated one ends it
+    (:class:`Terminated`).  ``clear`` lowers ``raised`` only: an end is not taken back."""
 
     def __init__(self) -> None:
         self.raised = False
+        self.terminated = 0
 
     def set(self) -> None:
         self.raised = True
@@ -75,18 +161,28 @@ class StopFlag:
     def clear(self) -> None:
         self.raised = False
 
+    def end_if_terminated(self) -> None:
+        """Raise :class:`Terminated` if SIGTERM or SIGHUP has come."""
+        if self.terminated:
+            _ignore_ending_signals()
+            raise Terminated(self.terminated)
+
     @contextlib.contextmanager
     def catching_signals(self) -> Iterator[None]:
-        """While running, SIGINT, SIGTERM and SIGHUP set the flag instead of killing the
-        process mid-chunk; a second SIGINT interrupts as usual."""
+        """While running, SIGINT, SIGTERM and SIGHUP set the flag instead of interrupting
+        the process mid-chunk; a second SIGINT interrupts as usual (KeyboardInterrupt).
+        Leaving, a SIGTERM or SIGHUP that came raises :class:`Terminated`."""
 
         def handler(signum: int, _frame: object) -> None:
-            if signum == signal.SIGINT and self.raised:
-                raise KeyboardInterrupt
+            if signum == signal.SIGINT:
+                if self.raised and not self.terminated:
+                    raise KeyboardInterrupt
+            else:
+                self.terminated = self.terminated or signum
             self.raised = True
 
         saved = {}
-        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        for sig in (signal.SIGINT, *ENDING_SIGNALS):
             try:
                 saved[sig] = signal.signal(sig, handler)
             except ValueError:  # not the main thread: leave signals alone
@@ -95,7 +191,11 @@ class StopFlag:
             yield
         finally:
             for sig, old in saved.items():
-                signal.signal(sig, old)
+                if not (self.terminated and sig in ENDING_SIGNALS):
+                    signal.signal(sig, old)
+            if self.terminated:
+                _ignore_ending_signals()
+        self.end_if_terminated()
 
 
 class Runner:
@@ -168,6 +268,7 @@ class Runner:
                 if self.between is not None:
                     self.between()
                 done = m.instructions - start
+                self.stop.end_if_terminated()
                 if self.stop.raised or self._host_stop():
                     self._clear_host_stop()
                     return Outcome("interrupted", m.pc, done)

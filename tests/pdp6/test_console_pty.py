@@ -73,7 +73,8 @@ def test_end_of_file_at_the_prompt_leaves(programs: Programs) -> None:
 
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
 def test_run_restores_the_terminal(programs: Programs, how: str) -> None:
-    """After ``pdp6 run`` ends (Ctrl-C or a signal) the terminal is back in cooked mode."""
+    """After ``pdp6 run`` ends (Ctrl-C, or SIGTERM: exit status 130, 143) the terminal is
+    back in cooked mode."""
     run = " ".join(shlex.quote(a) for a in [*pdp6_command(), "run", str(programs.echo)])
     c = pexpect.spawn("/bin/sh", ["-c", f"{run}; echo status=$?; stty -a"],
                       env=subprocess_env(), encoding="ascii", timeout=60)  # fmt: skip
@@ -86,11 +87,35 @@ def test_run_restores_the_terminal(programs: Programs, how: str) -> None:
     else:
         pid = int(pexpect.run(f"pgrep -f -n -- {shlex.quote(str(programs.echo))}",
                               encoding="ascii").split()[0])  # fmt: skip
-        os.kill(pid, signal.SIGTERM)
-    c.expect_exact("status=130")
+        os.kill(pid, signal.SIGTERM)  # the end, not a Ctrl-C: 128 + 15
+        c.expect(r"pdp6: terminated by SIGTERM at TYI\+?1? \(00011[67]\) after .* s emulated")
+    c.expect_exact(f"status={130 if how == 'ctrl-c' else 143}")
     c.expect(pexpect.EOF)
     settings = c.before.split()
     assert {"icanon", "echo", "isig", "icrnl", "opost"} <= set(settings)  # cooked again
+
+
+@pytest.mark.parametrize("running", [False, True], ids=["at the prompt", "during go"])
+def test_sigterm_ends_the_console(programs: Programs, running: bool) -> None:
+    """SIGTERM is not a Ctrl-C: at the prompt (in readline) or while the machine runs
+    (the terminal raw), the console ends with one line and status 143, the terminal
+    restored."""
+    console = " ".join(shlex.quote(a) for a in [*pdp6_command(), "console", str(programs.echo)])
+    c = pexpect.spawn("/bin/sh", ["-c", f"{console}; echo status=$?; stty -a"],
+                      env=subprocess_env(), encoding="ascii", timeout=60)  # fmt: skip
+    c.expect_exact(PROMPT)
+    if running:
+        c.sendline("go")
+        c.expect_exact("ECHO READY\r\n")
+    pid = int(pexpect.run(f"pgrep -f -n -- {shlex.quote(str(programs.echo))}",
+                          encoding="ascii").split()[0])  # fmt: skip
+    os.kill(pid, signal.SIGTERM)
+    c.expect(r"(\r\n)?pdp6: terminated by SIGTERM at \S+ \(\d{6}\) after \d+\.\d{3} s emulated\r\n")
+    assert running or c.match.group(1), "the prompt's line is ended first"
+    c.expect_exact("status=143")
+    c.expect(pexpect.EOF)
+    assert "Traceback" not in c.before
+    assert {"icanon", "echo", "isig", "icrnl", "opost"} <= set(c.before.split())
 
 
 def test_ctrl_c_stops_a_long_command(programs: Programs) -> None:
