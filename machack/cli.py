@@ -14,12 +14,12 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
 from pdp6.autoengine import AutoEngine
-from pdp6.runner import StopFlag
+from pdp6.runner import StopFlag, Terminated, ending_on_signals
 
 from .build import BuildError
 from .session import (
@@ -138,7 +138,18 @@ def _send_interruptible(session: Session, line: str, stop: StopFlag) -> Reply:
     return reply
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """The command, its standard output flushed and guarded (a full device is one line
+    on stderr, not a traceback: :func:`pdp6.hostfiles.standard_output`), --help too."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        from pdp6.hostfiles import standard_output
+
+        with standard_output("machack"):
+            return super().main(*args, **kwargs)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pdp6-machack")
 def main() -> None:
     """Mac Hack VI (Greenblatt, 1967), a MIDAS program on an emulated PDP-6.
@@ -224,27 +235,43 @@ def play(
     host_note = (f"[machine plays {colour}, {you}; depth {depth}; "
                  "Ctrl-C stops it thinking, Ctrl-D ends the game]")  # fmt: skip
     header = banner + [host_note] + ([display_note] if display_note else [])
-    failure: SessionError | None = None
+    failure: SessionError | Terminated | None = None
     left = False
     try:
-        if sys.stdin.isatty() and sys.stdout.isatty():
-            left = _play_terminal(session, say, colour, baud, header, notes.line, screen)
-        else:
-            _play_lines(session, colour, baud, header, notes.line)
-    except SessionError as exc:  # the program stopped working (ran away, halted, hung)
+        with ending_on_signals():
+            if sys.stdin.isatty() and sys.stdout.isatty():
+                left = _play_terminal(session, say, colour, baud, header, notes.line, screen)
+            else:
+                _play_lines(session, colour, baud, header, notes.line)
+    except (SessionError, Terminated) as exc:  # the program stopped working, or SIGTERM
         failure = exc
     finally:
         if screen is not None:
             _close_screen(screen)
-    if failure is not None:
-        if session.game_ply() > 0:  # the game as it was at the last prompt: not lost
-            kept = session.restored()
-            _write_play_pgn(kept, notes, colour, pgn_file or _kept_game_path())
+    if failure is not None:  # the game as it was at the last prompt is kept, not lost
+        if isinstance(failure, Terminated):  # (a working program: to its prompt first)
+            _to_prompt(session)
+        if session.game_ply() > 0:
+            _write_play_pgn(session.restored(), notes, colour, pgn_file or _kept_game_path())
+        if isinstance(failure, Terminated):
+            click.echo(f"machack: {failure}", err=True)
+            sys.exit(failure.exit_status)
         raise click.ClickException(str(failure))
     if pgn_file is not None:
         _write_play_pgn(session, notes, colour, pgn_file)
     elif left and session.game_ply() > 0:  # left by Ctrl-C: the game is kept
         _write_play_pgn(session, notes, colour, _kept_game_path())
+
+
+def _to_prompt(session: Session) -> None:
+    """Stop any thinking (BELL) and throw away a line half typed, so that the game the
+    program holds is kept as it is now (Session.save_game at its prompt)."""
+    session.tty.host = session.host
+    session.type(b"\x07\x7f")
+    try:
+        session.run_until_idle(budget=50_000_000, emulated_limit_s=60.0)
+    except SessionError:
+        pass  # (the state saved at the last prompt is kept instead)
 
 
 def _kept_game_path() -> Path:

@@ -341,6 +341,8 @@ class Original:
 
     def push(self, move: chess.Move) -> None:
         """Type a move of the game (it must be accepted)."""
+        if move.promotion not in (None, chess.QUEEN):
+            raise OriginalError(f"{move.uci()}: the original only ever promotes to a queen")
         text = typed_move(self.board, move)
         printed = self.send(text)
         if "_" not in printed:

@@ -155,8 +155,11 @@ def _env() -> dict[str, str]:
         ("pdp6", ["disasm", "{HALT}"], ""),
         ("pdp6", ["run", "{ECHO}", "--baud", "fast"], "HELLO\n"),
         ("pdp6", ["console", "{HALT}"], "examine 100\n"),
+        ("machack", ["--help"], ""),
+        ("machack", ["perft", "startpos", "1"], ""),
     ],
-    ids=["midas --dump", "midas --help", "pdp6 disasm", "pdp6 run", "pdp6 console"],
+    ids=["midas --dump", "midas --help", "pdp6 disasm", "pdp6 run", "pdp6 console",
+         "machack --help", "machack perft"],  # fmt: skip
 )
 def test_a_full_standard_output_is_one_line(
     files: dict[str, str], tmp_path: Path, program: str, args: list[str], stdin: str
@@ -166,7 +169,7 @@ def test_a_full_standard_output_is_one_line(
         [sys.executable, "-m", "midas", str(ROOT / "examples" / "echo.mid"), "-o", str(echo)],
         env=_env(), capture_output=True, timeout=60, check=True,
     )  # fmt: skip
-    module = "pdp6.cli" if program == "pdp6" else "midas"
+    module = {"pdp6": "pdp6.cli", "midas": "midas", "machack": "machack"}[program]
     argv = [arg.format(ECHO=str(echo), **files) for arg in args]
     with open("/dev/full", "wb") as full:
         done = subprocess.run(

@@ -272,6 +272,25 @@ def test_play_on_a_terminal(tmp_path: Path) -> None:
         play.kill()
 
 
+def test_sigterm_on_a_terminal_ends_the_game_and_keeps_it(tmp_path: Path) -> None:
+    """SIGTERM while play waits at the prompt on a terminal: status 143, the game kept."""
+    import signal
+
+    play = _PtyPlay(cwd=tmp_path)
+    try:
+        play.until(b"Ctrl-D ends the game]\r\n*")
+        os.write(play.fd, b"P-K4\r")
+        play.until(b"1. ... ")
+        play.until(b"\r\n*", since=play.out.index(b"1. ... "))
+        os.kill(play.pid, signal.SIGTERM)
+        assert play.exit_code() == 143
+        play.until(b"machack: terminated by SIGTERM")
+        (kept,) = tmp_path.glob("machack-*.pgn")
+        assert "1. e4 e5 { book } *" in kept.read_text()
+    finally:
+        play.kill()
+
+
 def test_ctrl_d_on_a_terminal_ends_the_game() -> None:
     """Ctrl-D is not typed to the program: it ends the game, as the banner says, even
     in the middle of a line."""
