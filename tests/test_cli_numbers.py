@@ -158,8 +158,15 @@ def _env() -> dict[str, str]:
         ("machack", ["--help"], ""),
         ("machack", ["perft", "startpos", "1"], ""),
     ],
-    ids=["midas --dump", "midas --help", "pdp6 disasm", "pdp6 run", "pdp6 console",
-         "machack --help", "machack perft"],  # fmt: skip
+    ids=[
+        "midas --dump",
+        "midas --help",
+        "pdp6 disasm",
+        "pdp6 run",
+        "pdp6 console",
+        "machack --help",
+        "machack perft",
+    ],  # fmt: skip
 )
 def test_a_full_standard_output_is_one_line(
     files: dict[str, str], tmp_path: Path, program: str, args: list[str], stdin: str
