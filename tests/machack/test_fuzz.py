@@ -211,3 +211,49 @@ def test_fuzz_teletype_lines(session: Session, lines: list[bytes]) -> None:
                 session.command(command)
         else:
             assert session.fen() == before, line
+
+
+# --- hypothesis (slow): whole games with random settings (issue 32) -------------------------
+GAME_SETTINGS = {
+    "SETD": ["2", "3", "4", "5"],
+    "SMVD": ["0", "1", "2"],
+    "PSVD": ["0", "1"],
+    "FANCY": ["0", "1", "2"],
+    "HASH": ["ON", "OFF"],
+    "BOOK": ["ON", "OFF"],
+}
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_random_games_with_random_settings_stay_sound(data: st.DataObject) -> None:
+    """Random legal games, the machine and the typist taking turns at random, with the
+    settings drawn at random and changed now and then (TRACE of a legal move among
+    them): after every move the program has answered (the session raises if it runs
+    away, halts or hangs), its position is python-chess's, and it waits at IDLE.  The
+    SMVD crash of issue 32 was a line walked past its end after a table value."""
+    session = Session()
+    board = chess.Board()
+    for _ in range(data.draw(st.integers(4, 14), label="plies")):
+        if board.is_game_over(claim_draw=True):
+            break
+        if data.draw(st.booleans(), label="change a setting"):
+            name = data.draw(st.sampled_from(sorted(GAME_SETTINGS)), label="setting")
+            value = data.draw(st.sampled_from(GAME_SETTINGS[name]), label=name)
+            session.command(f"{name} {value}")
+        if data.draw(st.integers(0, 5), label="trace") == 0:
+            move = data.draw(st.sampled_from(sorted(board.legal_moves, key=str)), label="traced")
+            assert session.command(f"TRACE {move.uci().upper()}").lines[-1] == "_"
+        if data.draw(st.booleans(), label="machine moves"):
+            reply = session.command("GO")
+            best = session.command("BEST").lines[0].split()
+            move = chess.Move.from_uci(best[1].lower())
+            assert any(x.split(" ", 1)[0].endswith(".") for x in reply.after_ack), reply.text
+        else:
+            move = data.draw(st.sampled_from(sorted(board.legal_moves, key=str)), label="typed")
+            assert session.send(move.uci().upper()).accepted
+        assert move in board.legal_moves
+        board.push(move)
+        assert session.fen().split()[:4] == board.fen().split()[:4]
+        assert session.machine.pc == session.idle_pc
