@@ -49,3 +49,24 @@ def test_smvd_lines_after_table_values_are_legal(fresh: Session) -> None:
     texts = pv.split(" PV ", 1)[1].split()
     assert texts and walk(board, texts) == len(texts), pv
     assert "TIME " in reply.text  # the statistics line: the program finished the move
+
+
+def test_smvd_2_types_the_root_moves_and_plaus_in_coordinates(fresh: Session) -> None:
+    """SMVD 2 (for programs, machack compare): SMVD's records and PLAUS's list name the
+    moves in coordinates, each line legal in turn from the root."""
+    fen = "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4"
+    fresh.setup(fen)
+    for line in ("PN", "BOOK OFF", "HASH OFF", "SETD 2", "SMVD 2"):
+        fresh.command(line)
+    reply = fresh.command("GO")
+    roots = [x for x in reply.after_ack if " PLAUS " in x]
+    assert len(roots) >= 6
+    for line in roots:
+        board = chess.Board(fen)
+        for text in line.split(" PV ", 1)[1].split():
+            board.push_uci(text.lower())  # raises if not a legal move in coordinates
+    fresh.setup(fen)
+    listed = fresh.command("PLAUS").lines[1:-1]
+    board = chess.Board(fen)
+    assert len(listed) == board.legal_moves.count()
+    assert {chess.Move.from_uci(x.split()[1].lower()) for x in listed} == set(board.legal_moves)
