@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -90,7 +90,13 @@ def load_original(path: str | Path) -> LoadedImage:
 # --- its notation ------------------------------------------------------------------------
 def square_name(square: chess.Square, colour: chess.Color) -> str:
     """A square as the original names it for the side ``colour``: K4, QB3 (ranks from
-    that side)."""
+    that side).
+
+    >>> square_name(chess.E4, chess.WHITE), square_name(chess.E5, chess.BLACK)
+    ('K4', 'K4')
+    >>> square_name(chess.C3, chess.WHITE)
+    'QB3'
+    """
     rank = chess.square_rank(square) + 1
     if colour == chess.BLACK:
         rank = 9 - rank
@@ -99,7 +105,11 @@ def square_name(square: chess.Square, colour: chess.Color) -> str:
 
 def typed_move(board: chess.Board, move: chess.Move) -> str:
     """``move`` as typed to the original: ``P/K2-K4``, ``O-O``, ``P/K7-K8`` (it queens;
-    it never promotes to anything else)."""
+    it never promotes to anything else).
+
+    >>> typed_move(chess.Board(), chess.Move.from_uci("g1f3"))
+    'N/KN1-KB3'
+    """
     if board.is_castling(move):
         return "O-O" if chess.square_file(move.to_square) == 6 else "O-O-O"
     piece = board.piece_type_at(move.from_square)
@@ -125,7 +135,12 @@ def _square(name: str, colour: chess.Color) -> chess.Square:
 
 def read_move(board: chess.Board, text: str) -> chess.Move:
     """The move the original printed (``BN/KB3*P/K5``, ``O-O CHECK``) in ``board``; raises
-    ValueError if it names no legal move there."""
+    ValueError if it names no legal move there.
+
+    >>> board = chess.Board("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")
+    >>> read_move(board, "BN/QN1-QB3")
+    Move.from_uci('b8c6')
+    """
     word = text.split()[0] if text.split() else ""
     colour = board.turn
     if word.startswith(("O-O-O", "O-O")):
@@ -175,6 +190,7 @@ class Choice:
     value: int | None = None
     pv: list[str] = field(default_factory=list)
     candidates: list[Candidate] = field(default_factory=list)
+    partials: list[int | None] = field(default_factory=list)  # what probes noted
 
 
 _VALUES = re.compile(r"^(-?\d+)\t(-?\d+)\t(\d+\.\d+)$")
@@ -282,26 +298,34 @@ class Original:
         return not (tty.input_busy or tty.input_flag or tty.output_busy
                     or tty.input_ready_at != NEVER)  # fmt: skip
 
-    def _run(self, limit_s: float, pushed: list[tuple[int, int]] | None = None) -> str:
-        """Run until it waits for a key; with ``pushed``, collect the top-level PMG
-        candidates at PUSHED_PC on the way."""
+    def _run(self, limit_s: float, probes: dict[int, Callable[[], None]] | None = None) -> str:
+        """Run until it waits for a key, calling ``probes[pc]`` each time it comes to one
+        of those instructions (a breakpoint set while the run lasts)."""
         m = self.machine
+        probes = probes or {}
+        m.breakpoints.update(probes)
         end = m.elapsed_us + limit_s * 1e6
-        while m.elapsed_us < end:
+        try:
             stop = m.run(max_instructions=50_000_000, until_us=end)
-            if stop.reason == "halt":
-                raise OriginalError(f"the original halted at {stop.pc:06o}")
-            if stop.reason == "breakpoint":
+            while m.elapsed_us < end:
+                if stop.reason == "halt":
+                    raise OriginalError(f"the original halted at {stop.pc:06o}")
+                if stop.reason != "breakpoint":
+                    stop = m.run(max_instructions=50_000_000, until_us=end)
+                    continue
                 if stop.pc == WAIT_PC and self._waiting():
                     return self.host.take_output()
-                if stop.pc == PUSHED_PC and pushed is not None and m.memory[PLY_WORD] == 1:
-                    top = m.memory[0o17] & 0o777777
-                    pushed.append((m.memory[top - 1], m.memory[top]))
-                m.breakpoints.discard(stop.pc)  # on past it (a key on its way, a push)
+                if stop.pc in probes:
+                    probes[stop.pc]()
+                at = stop.pc  # on past it (a key on its way, a probe), in a short run
+                m.breakpoints.discard(at)  # that may stop at another: looked at next
                 try:
-                    m.run(max_instructions=1 if stop.pc == PUSHED_PC else 500)
+                    stop = m.run(max_instructions=1 if at in probes else 500)
                 finally:
-                    m.breakpoints.add(stop.pc)
+                    m.breakpoints.add(at)
+        finally:
+            m.breakpoints.difference_update(probes)
+            m.breakpoints.add(WAIT_PC)
         raise OriginalError(f"no answer within {limit_s:.0f} PDP-6 seconds (pc {m.pc:06o}); "
                             f"printed: {self.host.output[-200:]!r}")  # fmt: skip
 
@@ -349,24 +373,35 @@ class Original:
             raise OriginalError(f"it refused {text} in {self.board.fen()}: {printed.strip()!r}")
         self.board.push(move)
 
-    def think(self, plausibility: bool = False) -> Choice:
+    def think(
+        self, plausibility: bool = False, probes: dict[int, Callable[[], None]] | None = None
+    ) -> Choice:
         """``M``: its move in the present position, made on its board and on ours; with
         ``plausibility`` the PMG's candidates at the top level are read as it pushes
-        them (``Choice.candidates``, in the order generated)."""
-        t0 = self.machine.elapsed_us
+        them (``Choice.candidates``, in the order generated).  ``probes`` as for _run."""
+        m = self.machine
+        t0 = m.elapsed_us
         seen: list[tuple[int, int]] = []
+
+        def pushed() -> None:
+            if m.memory[PLY_WORD] == 1:
+                top = m.memory[0o17] & 0o777777
+                seen.append((m.memory[top - 1], m.memory[top]))
+                partials.append(self.partial)
+            self.partial = None
+
+        partials: list[int | None] = []
+        self.partial = None  # a probe may note a value here for the next candidate
+        probes = dict(probes or {})
         if plausibility:
-            self.machine.breakpoints.add(PUSHED_PC)
-        try:
-            self.host.type("M\r")
-            printed = self._run(DEFAULT_BUDGET_S, seen if plausibility else None)
-        finally:
-            self.machine.breakpoints.discard(PUSHED_PC)
-        echo, _, printed = printed.partition("\n")
-        seconds = (self.machine.elapsed_us - t0) / 1e6
+            probes[PUSHED_PC] = pushed
+        self.host.type("M\r")
+        echo, _, printed = self._run(DEFAULT_BUDGET_S, probes).partition("\n")
+        seconds = (m.elapsed_us - t0) / 1e6
         text, roots, value, pv = read_choice(printed)
         choice = Choice(text, None, seconds, roots, value, pv)
         choice.candidates = [self._candidate(*pair) for pair in seen]
+        choice.partials = partials
         choice.move = read_move(self.board, text) if text else None
         if choice.move is not None:
             self.board.push(choice.move)
