@@ -121,7 +121,6 @@ class Game:
 class Tables:
     """CAT: the attack words, direction records, blocking records, pins, pawn flags."""
 
-    XRAY_CHAIN = True
 
     def __init__(self, g: Game):
         self.g = g
@@ -140,6 +139,10 @@ class Tables:
             self._mark(g.pieces[n])
         self.pinned = {}
         for front, pinner, rear in self.pincands:
+            if isinstance(rear, tuple):
+                if self.cnt[False][rear[1]] == 0:
+                    self.pinned[front] = pinner
+                continue
             pp, rp = g.pieces[pinner], g.pieces[rear]
             if self.cnt[rp.white][rp.sq] == 0 or rp.pv >= pp.pv:
                 self.pinned[front] = pinner
@@ -161,13 +164,17 @@ class Tables:
         a0 = p.sq
         if p.t == P:
             for d in (9, 11) if p.white else (-9, -11):
-                if self.bd[a0 + d] != OFF:
+                if self.bd.get(a0 + d, OFF) != OFF:
                     self._hit(p, a0 + d, True, d)
+                elif 0 <= a0 + d < 120:
+                    self.cnt[p.white][a0 + d] += OFFMARK
             return
         if p.t in (N, K):
             for d in KNIGHT if p.t == N else KINGS:
-                if self.bd[a0 + d] != OFF:
+                if self.bd.get(a0 + d, OFF) != OFF:
                     self._hit(p, a0 + d, True, d)
+                elif 0 <= a0 + d < 120:
+                    self.cnt[p.white][a0 + d] += OFFMARK
             return
         dirs = ORTH if p.t == R else DIAGS if p.t == B else ORTH + DIAGS
         for d in dirs:
@@ -176,6 +183,7 @@ class Tables:
                 self._hit(p, a, True, d)
                 a += d
             if self.bd[a] == OFF:
+                self.cnt[p.white][a] += OFFMARK
                 continue
             self._hit(p, a, True, d)
             q = self.piece(a)
@@ -190,7 +198,7 @@ class Tables:
                             break
                         self._hit(p, b, False, d)
                         r = self.piece(b)
-                        if self.XRAY_CHAIN and r.white == p.white and slides_along(r.t, d):
+                        if XRAY_CHAIN and r.white == p.white and slides_along(r.t, d):
                             b += d
                             continue
                         break
@@ -210,6 +218,10 @@ class Tables:
                     r = self.piece(b)
                     if r.white == q.white:
                         self.pincands.append((q.n, p.n, r.n))
+                elif d in EDGE_PINS and not q.white:
+                    # the edge's board word (-1) has the sign bit: it reads as a black
+                    # piece behind a black piece a white slider hits
+                    self.pincands.append((q.n, p.n, ("edge", b)))
 
     def _pawn_xray(self, p, a, d):
         b = a + d
@@ -368,6 +380,9 @@ class Scored:
 
 PRESENT_EXCL = set()
 LBL_THROUGH_PAWN = False
+EDGE_PINS = set()
+XRAY_CHAIN = True
+OFFMARK = 1
 LBL_XRAY = False
 XP_COLOR = "own"
 XP_EXTENT = "one"
@@ -827,9 +842,11 @@ class PMG:
             if p.pv >= 1248:
                 dev >>= 1
             sc.add(dev, "NEW DEV")
-            # 12. poor
+            # 12. poor: the positional delta, the origin's importance in C when the walk
+            # from d reaches it (only a rook's is taken out, D21)
             cpos = sum(self.sqv[a] for a in self.walk(p.t, I, o))
-            if C - cpos <= -48:
+            Cp = sum(self.sqv[a] for a in sqs if a != o or p.t != R)
+            if Cp - cpos <= -48:
                 sc.poor = True
         total = start + sum(
             t[0] for t in sc.terms if t[1] not in ("EARLY", "PRESENT", "SAVES", "FMKING", "KKCAS")
