@@ -92,10 +92,31 @@ def _kept_counts(session: Session) -> tuple[int, list[int], int]:
     return session.peek("PAWNM"), kinds, session.peek("PKEY")
 
 
+def _fresh_pkey(session: Session) -> int:
+    """The pawn structure's key as PKSCR computes it afresh for the program's position
+    (its pawns keep their numbers, which a SETUP elsewhere would give by file): the
+    routine run in a stub below the hash table, the program's state put back."""
+    m, sym = session.machine, session.image.symbol
+    stub, pkey = sym("PRGEND"), sym("PKEY")
+    saved = [m.memory[i] for i in range(16)] + [m.memory[pkey]]
+    pc = m.pc
+    m.memory[stub] = (0o260 << 27) | (0o17 << 23) | sym("PKSCR")  # PUSHJ P,PKSCR
+    m.memory[stub + 1] = (0o254 << 27) | (4 << 23) | (stub + 1)  # JRST 4,.
+    m.memory[0o17] = ((-64 & 0o777777) << 18) | (sym("PDL") + 200)
+    m.pc = stub
+    assert m.run(max_instructions=100_000).reason == "halt"
+    fresh = m.memory[pkey]
+    for i, word in enumerate(saved[:16]):
+        m.memory[i] = word
+    m.memory[pkey] = saved[16]
+    m.pc = pc
+    return fresh
+
+
 def _counts_of(session: Session, board: chess.Board, other: Session) -> tuple[int, list[int], int]:
     """What they should be: the pawns' bits from the program's piece table, the counts
-    by kind (type, +8 for Black) from python-chess, the key that SETUP computes afresh
-    for the same position in another program."""
+    by kind (type, +8 for Black) from python-chess (and another program set up with the
+    same position agrees), the key PKSCR computes afresh."""
     bits = 0
     for n in range(1, 33):
         if session.peek("PSQ", n) and (session.peek("PKIND", n) >> 18) & 7 == 1:
@@ -104,7 +125,8 @@ def _counts_of(session: Session, board: chess.Board, other: Session) -> tuple[in
     for piece in board.piece_map().values():
         counts[piece.piece_type + (0 if piece.color else 8)] += 1
     other.setup(board.fen())
-    return bits, counts, other.peek("PKEY")
+    assert [other.peek("KCNT", k) for k in range(16)] == counts
+    return bits, counts, _fresh_pkey(session)
 
 
 @settings(
