@@ -70,19 +70,22 @@ def root_moves(listed: list[tuple[int, str, list[str], bool]], width: int, safe:
 DEPTH1 = ["HASH OFF", "SETD 1", "SETF 0", "SETSD 0"]
 ROOK = "6k1/8/8/8/8/8/8/R5K1 w - - 0 30"
 ITALIAN = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
+TWO_CHECKS = "6k1/7q/8/8/8/8/8/RB4K1 w - - 0 30"
 UNSAFE_CAPTURE = "k7/8/2p5/3p4/8/8/8/K2R4 w - - 0 30"
 
 
 @pytest.mark.parametrize(
     ("fen", "width", "setc", "want"),
     [
-        # The rook's moves fill the list's top ten; R-R8 (7th) checks; K-B2 is 11th.
-        (ROOK, 1, 2, 2),  # the first move and the safe check beyond the width
-        (ROOK, 2, 2, 3),
-        (ROOK, 3, 2, 4),
-        (ROOK, 6, 2, 11),  # k = 2 pieces: on to the king's first move
-        (ROOK, 10, 2, 11),
-        # QXP, then Q-Q8 (a safe check); Q-N4 checks but is unsafe: not searched.
+        # R-R8 checks and heads the list; nine more rook moves, then K-B2 (10th).
+        (ROOK, 1, 2, 1),
+        (ROOK, 2, 2, 2),
+        (ROOK, 3, 2, 3),
+        (ROOK, 6, 2, 10),  # k = 2 pieces: on to the king's first move
+        (ROOK, 10, 2, 10),
+        # BXQ first; the two safe checks R-R8 and B-R2 are searched beyond the width.
+        (TWO_CHECKS, 1, 2, 3),
+        # Q-Q8 (a safe check), then QXP; Q-N4 checks but is unsafe: not searched.
         ("6k1/5p2/8/7p/8/8/8/3Q2K1 w - - 0 30", 1, 2, 2),
         # RXP and KXP are captures: KXP is searched beyond the width only at SETC >= 1;
         # R-R2 attacks both pawns (two forcing attacks, the surviving program's fifth
@@ -108,11 +111,11 @@ def test_width_and_its_extensions(
 
 
 def test_rook_list_shape(session: Session) -> None:
-    """The premise of the width cases: ten rook moves first, the check 7th, a king move
-    11th, two pieces with safe moves."""
+    """The premise of the width cases: the check first (the PMG scores checks), nine
+    more rook moves, a king move 10th, two pieces with safe moves."""
     listed = plaus(session, ROOK)
-    assert [move[0] for _, move, _, _ in listed[:11]] == ["R"] * 10 + ["K"]
-    assert listed[6][1:3] == ("R-R8", ["INVESTIGATE", "CHECK"])
+    assert [move[0] for _, move, _, _ in listed[:10]] == ["R"] * 9 + ["K"]
+    assert listed[0][1:3] == ("R-R8", ["INVESTIGATE", "CHECK"])
     assert [m for _, m, f, _ in listed if "INVESTIGATE" in f] == ["R-R8"]
 
 
@@ -262,16 +265,16 @@ def test_feedover_at_the_leaves(session: Session, setf: int, want: tuple[int, in
 @pytest.mark.parametrize(("setf", "want"), [(2, (0, 1)), (3, (1, 0))])
 def test_no_feedover_at_setd_plus_setf(session: Session, setf: int, want: tuple[int, int]) -> None:
     """SETF n allows feedover only above ply SETD + n (FDCUT = SETD + n + 1 counted from
-    the root as 1, c197:1658-1666).  At depth 1, PXP and two captures of the capture
-    search, PXP and BXPch, reach a node in check with Black's rook on prey (the bishop
-    attacks it too) and no feedover spent on the line: SETF 2 stops it, SETF 3 feeds
-    over."""
+    the root as 1, c197:1658-1666).  At depth 1 (width 1: P-B4; SETC 1: every capture
+    too), PXP and two captures of the capture search, PXP and BXPch, reach a node in
+    check with Black's rook on prey (the bishop attacks it too) and no feedover spent on
+    the line: SETF 2 stops it, SETF 3 feeds over."""
     fen = "r5k1/6pp/4p3/3p4/2P5/1B6/5PPP/3R2K1 w - - 0 30"
     assert prey(session, "r5k1/6pp/8/3B4/8/8/5PPP/3R2K1 b - - 0 31") == [
         "ON PREY QR A8 BLACK",
         "FEEDOVER",
     ]
-    lines = go(session, fen, *DEPTH1, "SETC 0", "SETW 1", f"SETF {setf}")
+    lines = go(session, fen, *DEPTH1, "SETC 1", "SETW 1", f"SETF {setf}")
     assert stats(lines)["FEEDOVERS"] == want
 
 
@@ -324,8 +327,8 @@ def diddle(fen: str, pv: list[chess.Move], poor: bool) -> int:
 @pytest.mark.parametrize(
     ("fen", "depth", "want"),
     [
-        ("6k1/8/1p6/3N4/8/8/8/6K1 w - - 0 30", 1, 3),  # NXP is developmentally poor
-        ("4k3/8/8/8/8/8/8/4K3 w - - 0 3", 3, 1 + 4),  # K-K2 K-K2 K-K1, before ply 16
+        ("6k1/8/8/n7/8/2B5/4N3/6K1 w - - 0 30", 1, 3),  # BXN is developmentally poor
+        ("4k3/8/8/8/8/8/8/2K5 w - - 0 3", 3, 1 + 4),  # K-N1 K-Q1 K-B1, before ply 16
         ("8/6k1/8/R7/8/8/8/6K1 w - - 0 31", 3, 2),  # R-KB5 K-N3 R-QB5: one move would do
         ("8/6k1/8/R7/8/8/8/6K1 w - - 0 3", 3, 1 + 2),
         ("4k3/8/8/8/8/8/8/4K3 w - - 0 12", 3, 0),  # K-K2 K-K2 K-K3: two moves needed

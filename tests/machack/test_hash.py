@@ -152,9 +152,10 @@ def test_ahead_the_program_avoids_the_repetition(fresh: Session) -> None:
 
 def test_a_repetition_inside_the_search_line_is_a_draw(fresh: Session) -> None:
     """No history at all (a position set up): lines of the search that come back to a
-    position on the line (the queen's checks to and fro) are found through the marks."""
+    position on the line (the queen's checks to and fro, Q-K8CH K-R2 Q-R5CH K-N1) are
+    found through the marks."""
     s = fresh
-    s.setup("6k1/5pp1/8/q7/r7/8/4Q1PP/7K w - - 0 1")
+    s.setup("6k1/5pp1/8/8/r7/q7/4Q1PP/7K w - - 0 1")
     s.command("PN")
     s.command("SETD 5")
     reply = s.command("GO")

@@ -200,7 +200,7 @@ def test_time_up_before_any_root_move_gives_the_plausible_move() -> None:
     out = run_lines(NO_BOOK, "setoption name EmulatedSpeed value true", "position startpos",
                     "go movetime 1")  # fmt: skip
     assert any("plausible move generator's first choice" in line for line in out), out
-    assert out[-1] == "bestmove d2d4"
+    assert out[-1] == "bestmove e2e4"
 
 
 def test_movetime_deepens_and_reports_both_clocks() -> None:
@@ -340,7 +340,7 @@ def test_best_reports_the_last_search_in_coordinates() -> None:
     session.run_for(200_000)  # into the search, before the first root move is through
     session.type("\x07")
     assert "QUIT" in session.run_until_idle()
-    assert session.command("BEST").lines[0] == "PLAUSIBLE D2D4"
+    assert session.command("BEST").lines[0] == "PLAUSIBLE E2E4"
     session.setup("6k1/5pQp/5PPP/8/8/8/8/R5K1 b - - 0 1")
     assert session.command("BEST").lines[0] == "NO MOVE"
 
@@ -448,15 +448,15 @@ def test_go_mate_deepens_only_until_the_mate_is_found() -> None:
 
 
 def test_go_nodes_stops_near_the_count() -> None:
-    """The program's own node count, all depths together: depth 5 is begun (622 nodes
-    by depth 4: less than 40% of 2000) and BELL stops it once the count is reached
+    """The program's own node count, all depths together: depth 7 is begun (2500 nodes
+    by depth 6: less than 40% of 7000) and BELL stops it once the count is reached
     (looked at between slices of the run: some tens of nodes); Depth 20, so that only
     the count stops it."""
-    out = run_lines(NO_BOOK, "setoption name Depth value 20", AFTER_E4, "go nodes 2000",
+    out = run_lines(NO_BOOK, "setoption name Depth value 20", AFTER_E4, "go nodes 7000",
                     when="bestmove ", then=(None,))  # fmt: skip
     answer(out, e4())
     nodes = [int(line.split(" nodes ")[1].split()[0]) for line in out if " nodes " in line]
-    assert nodes == sorted(nodes) and 2000 <= nodes[-1] <= 2000 + 500, out
+    assert nodes == sorted(nodes) and 7000 <= nodes[-1] <= 7000 + 500, out
     assert out[-2].endswith("(stopped by BELL)"), out
 
 
