@@ -677,12 +677,16 @@ def pgn_command(
 
 @main.command()
 @click.option("--opponent", required=True, metavar="COMMAND",
-              help="The UCI engine to play, as a command line (e.g. stockfish).")  # fmt: skip
+              help="The UCI engine to play, as a command line (e.g. stockfish), or "
+              "original:FILE for the surviving original Mac Hack image.")  # fmt: skip
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
-              help="A UCI option for the opponent (repeatable).")  # fmt: skip
+              help="A UCI option for the opponent (repeatable); for the original Depth, "
+              "Widths, Feedover, CapturePlies (its SETD, SETW, SETF, SETC).")  # fmt: skip
 @click.option("-n", "--games", type=click.IntRange(1, 100_000), default=10, show_default=True)
-@click.option("--movetime", type=click.IntRange(1, 3_600_000), default=1000, show_default=True,
-              help="Milliseconds a move, for both (Mac Hack deepens up to its depth).")  # fmt: skip
+@click.option("--movetime", type=click.IntRange(1, 3_600_000), default=None,
+              help="Milliseconds a move, for both (Mac Hack deepens up to its depth).  "
+              "[default: 1000; against the original none: it has no clock, and Mac Hack "
+              "searches once at its depth]")  # fmt: skip
 @click.option("--depth", type=click.IntRange(1, 20), default=None,
               help="Mac Hack's depth (SETD; default the program's).")  # fmt: skip
 @click.option("--set", "settings", multiple=True, metavar="COMMAND",
@@ -707,7 +711,7 @@ def pgn_command(
 @click.option("--pgn", "pgn_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where the games go (default: match-DATE-TIME.pgn).")  # fmt: skip
 def match(
-    opponent: str, options: tuple[str, ...], games: int, movetime: int, depth: int | None,
+    opponent: str, options: tuple[str, ...], games: int, movetime: int | None, depth: int | None,
     settings: tuple[str, ...], emulated_speed: bool, opponent_depth: int | None,
     openings: Path | None, resign_cp: int, resign_moves: int, draw_at: int,
     concurrency: int, pgn_file: Path | None,
@@ -719,14 +723,34 @@ def match(
     beyond --resign; a draw after --draw-at), go to a PGN file as they finish, and
     end with the score and the Elo difference with its 95% interval.
 
+    The surviving original Mac Hack plays as any engine does, given its image
+    (--opponent original:FILE; docs/period-software.md says where to fetch it): it
+    searches at its own settings (SETD 4, SETW 6, SETF 2 unless --option says
+    otherwise), its value is its own score for adjudication, and a game in which Mac
+    Hack underpromotes (the original only ever queens) is left unfinished.
+
     \b
-    Example (Debian: apt install stockfish):
+    Examples (Debian: apt install stockfish):
       machack match --opponent stockfish --option UCI_LimitStrength=true \\
           --option UCI_Elo=1350 --movetime 1000
+      machack match --opponent original:chess-d.bin --set "RULES D" -n 20
     """
     import chess.engine
 
     from . import match as matchmod
+    from .opponent import image_path
+    from .original import OriginalError, load_original
+
+    original = image_path(opponent)
+    if original == "":
+        raise click.UsageError("--opponent original:FILE names the image's file")
+    if original is not None:
+        try:
+            load_original(original)  # (a file that is not the image: refused before all else)
+        except OriginalError as exc:
+            raise click.ClickException(f"the original cannot be the opponent: {exc}") from None
+    elif movetime is None:
+        movetime = 1000
 
     parsed: dict[str, str] = {}
     for text in options:
@@ -736,7 +760,7 @@ def match(
         parsed[name.strip()] = value.strip()
     try:
         config = matchmod.MatchConfig(
-            opponent=matchmod.resolve_command(opponent),
+            opponent=[] if original is not None else matchmod.resolve_command(opponent),
             options=parsed,
             games=games,
             movetime_ms=movetime,
@@ -748,17 +772,15 @@ def match(
             resign_cp=resign_cp,
             resign_moves=resign_moves,
             draw_at=draw_at,
+            original=original,
         )
     except (ValueError, OSError, UnicodeDecodeError) as exc:
         raise click.ClickException(str(exc)) from exc
-    auto = AutoEngine(say=_Say())
-    if auto.pending:
-        click.echo("waiting for the compiled engine's first build (1-3 minutes) ...", err=True)
-        auto.wait()
+    _compiled_engine()  # (built once here, before the workers start)
     try:
         matchmod.new_player(config)  # the settings, checked once here
         name = matchmod.check_opponent(config)
-    except (ValueError, SessionError) as exc:
+    except (ValueError, SessionError, OriginalError) as exc:
         raise click.ClickException(str(exc)) from exc
     except (OSError, chess.engine.EngineError) as exc:
         raise click.ClickException(f"cannot start the opponent {opponent!r}: {exc}") from exc
@@ -778,6 +800,140 @@ def match(
         click.echo(line)
     if not any(r.machack_points is not None for r in progress.done):
         sys.exit(1)
+
+
+@main.command()
+@click.option("--original", "original_file", required=True, metavar="FILE",
+              help="The surviving Mac Hack image '@ CHESS' (docs/period-software.md says "
+              "where to fetch it); its one damaged word is repaired as it loads.")  # fmt: skip
+@click.option("--1967", "games_1967", is_flag=True,
+              help="Mac Hack's positions in the four 1967 games (shipped with the program; "
+              "the moves the score marks BOOK left out).")  # fmt: skip
+@click.option("--pgn", "pgn_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Every position of every game in a PGN file (games from the initial "
+              "position).")  # fmt: skip
+@click.option("--fen", "lines_file", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, metavar="FILE",
+              help="Positions one a line as the moves that reach them: 'startpos moves e2e4 "
+              "e7e5' (the original cannot set up a FEN).")  # fmt: skip
+@click.option("--set", "settings", multiple=True, metavar="COMMAND",
+              help="A setting, repeatable: SETD, SETW, SETF, SETC go to both programs, any "
+              "other (RULES D, BOOK OFF) to ours alone.  First come SETD 4, SETW 6, "
+              "SETF 2.")  # fmt: skip
+@click.option("--trace", is_flag=True,
+              help="Under each position both programs' root moves, side by side, in the "
+              "order each searched them, with their values.")  # fmt: skip
+@click.option("--every", type=click.IntRange(1), default=1, show_default=True,
+              help="Compare only every n-th position.")  # fmt: skip
+def compare(
+    original_file: str, games_1967: bool, pgn_file: Path | None, lines_file: Path | None,
+    settings: tuple[str, ...], trace: bool, every: int,
+) -> None:  # fmt: skip
+    """Our program and the surviving original choose in the same positions.
+
+    Each position is reached by typing its game from the start into both programs (the
+    original cannot set up a position); both search it at the same settings, and the
+    table gives the position, the game's move, both programs' moves, whether they
+    agree and the PDP-6 seconds each took (both run on this emulator, so the times
+    compare).  The summary: how often they agree, how often they searched the same
+    root moves, the median times, and how often each chose the game's move.  Progress
+    goes to standard error.  The original only ever promotes to a queen: a game is
+    compared up to its first underpromotion.
+
+    \b
+    Examples:
+      machack compare --original chess-d.bin --1967 --set "RULES D"
+      machack compare --original chess-d.bin --pgn games.pgn --every 4 --trace
+      machack compare --original chess-d.bin --fen lines.txt --set "SETD 3"
+
+    \b
+    Exit status: 0 if every position was compared, 1 if a program failed somewhere.
+    """
+    from . import compare as comparemod
+    from .original import OriginalError
+
+    sources = [games_1967, pgn_file is not None, lines_file is not None]
+    if sum(sources) != 1:
+        raise click.UsageError("give one of --1967, --pgn FILE and --fen FILE")
+    try:
+        both, ours_only = comparemod.route_settings(settings)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    try:
+        if pgn_file is not None:
+            items = comparemod.spots_pgn(pgn_file)
+        elif lines_file is not None:
+            items = comparemod.spots_lines(lines_file)
+        else:
+            items = comparemod.spots_1967()
+    except (ValueError, OSError) as exc:
+        raise click.ClickException(str(exc)) from None
+    items = comparemod.every_nth(items, every)
+    try:
+        image = comparemod.open_original(original_file)
+    except OriginalError as exc:
+        raise click.ClickException(str(exc)) from None
+    engine = _compiled_engine()
+    chosen = [*comparemod.DEFAULT_SETTINGS, *both]
+
+    def boot() -> comparemod.Comparison:
+        original = comparemod.boot_original(image, engine)
+        try:
+            session = Session(engine=engine)
+        except (SessionError, BuildError) as exc:
+            raise click.ClickException(f"our program did not start: {exc}") from exc
+        ours = comparemod.Ours([*chosen, *ours_only], session)
+        return comparemod.Comparison(original, ours, chosen)
+
+    try:
+        first: comparemod.Comparison | None = boot()
+        assert first is not None
+        first.start()  # the settings, checked once here
+    except (comparemod.CompareError, OriginalError, SessionError) as exc:
+        raise click.ClickException(str(exc)) from None
+
+    def next_comparison() -> comparemod.Comparison:
+        nonlocal first
+        made, first = first or boot(), None
+        return made
+
+    progress = comparemod.Progress(lambda t: click.echo(t, err=True, nl=False),
+                                   sys.stderr.isatty())  # fmt: skip
+
+    def show(line: str) -> None:
+        progress.wipe()
+        click.echo(line)
+
+    own = f"; ours also {', '.join(ours_only)}" if ours_only else ""
+    click.echo(f"settings: {', '.join(chosen)} in both{own}")
+    done = comparemod.Run()
+    try:
+        comparemod.run(items, next_comparison, show, trace, progress, done)
+    except KeyboardInterrupt:
+        progress.wipe()
+        click.echo("[interrupted: the summary of the positions compared]", err=True)
+    progress.wipe()
+    summary = comparemod.summarize(done.rows)
+    click.echo("")
+    click.echo(summary.line())
+    if summary.played_line():
+        click.echo(summary.played_line())
+    if done.problems or done.skipped:
+        click.echo(f"{len(done.problems)} problem(s); {done.skipped} position(s) not compared")
+    sys.exit(1 if done.problems or not done.rows else 0)
+
+
+def _compiled_engine() -> str:
+    """The engine for a long job: the compiled one, waited for if its first build is
+    still running (the python engine if it cannot be built)."""
+    auto = AutoEngine(say=_Say())
+    if auto.pending:
+        click.echo("waiting for the compiled engine's first build (1-3 minutes) ...", err=True)
+        try:
+            auto.wait()
+        except RuntimeError as exc:
+            click.echo(f"[{exc}: on the python engine]", err=True)
+    return auto.engine
 
 
 @main.command()

@@ -17,17 +17,18 @@ import os
 import shlex
 import shutil
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.util import Finalize
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import chess
 import chess.engine
 
 from pdp6.autoengine import AutoEngine
 
+from .original import OriginalError
 from .pgn import MACHACK, GameRecord, emt, machack_comment
 from .player import Clock, MacHack, PositionError
 from .session import Session, SessionError
@@ -59,7 +60,7 @@ class Opening:
 class MatchConfig:
     """Everything a worker needs to play its games (sent to each worker process)."""
 
-    opponent: list[str]
+    opponent: list[str]  # the UCI engine's command line (empty for the original)
     options: dict[str, str] = field(default_factory=dict)
     games: int = 10
     movetime_ms: int | None = 1000
@@ -72,6 +73,7 @@ class MatchConfig:
     resign_moves: int = 3
     draw_at: int = 0  # full moves; 0: never
     event: str = "Mac Hack VI match"
+    original: str | None = None  # the original's image: it is the opponent (opponent.py)
 
 
 @dataclass
@@ -133,8 +135,27 @@ def read_openings(path: Path | None) -> list[Opening]:
     return openings
 
 
-def open_opponent(config: MatchConfig) -> chess.engine.SimpleEngine:
+class Opponent(Protocol):
+    """What a game needs of its opponent: a UCI engine (python-chess's SimpleEngine) or
+    the original (:class:`machack.opponent.OriginalEngine`)."""
+
+    @property
+    def id(self) -> Mapping[str, str]: ...
+
+    def play(
+        self, board: chess.Board, limit: chess.engine.Limit, *, info: Any, game: Any
+    ) -> chess.engine.PlayResult: ...
+
+    def quit(self) -> None: ...
+
+
+def open_opponent(config: MatchConfig) -> Opponent:
     """Start the opponent and set its options (names and values checked by it)."""
+    if config.original is not None:
+        from .opponent import OriginalEngine
+
+        auto = AutoEngine(say=lambda text: None)  # (built before the workers start)
+        return OriginalEngine(config.original, config.options, auto.engine)
     engine = chess.engine.SimpleEngine.popen_uci(config.opponent, timeout=30)
     try:
         for name, value in config.options.items():
@@ -193,7 +214,9 @@ def _play(index: int) -> GameResult:
     if _worker["error"] is None:
         try:
             return play_game(config, _worker["player"], _worker["engine"], index)
-        except (SessionError, PositionError, chess.engine.EngineError, TimeoutError) as exc:
+        except (
+            SessionError, PositionError, OriginalError, chess.engine.EngineError, TimeoutError
+        ) as exc:  # fmt: skip
             problem = f"game {index + 1} could not be finished: {exc}"
         try:
             _worker["engine"].quit()
@@ -205,9 +228,7 @@ def _play(index: int) -> GameResult:
     return GameResult(index, index % 2 == 0, "*", problem, "")
 
 
-def play_game(
-    config: MatchConfig, player: MacHack, engine: chess.engine.SimpleEngine, index: int
-) -> GameResult:
+def play_game(config: MatchConfig, player: MacHack, engine: Opponent, index: int) -> GameResult:
     """Game ``index``: opening index // 2, Mac Hack White in the even games."""
     opening = config.openings[index // 2 % len(config.openings)]
     machack = chess.WHITE if index % 2 == 0 else chess.BLACK
@@ -244,7 +265,10 @@ def play_game(
                 end = ("1-0" if board.turn == chess.BLACK else "0-1", f"{name} resigned")
                 break
             move = played.move
-            comment = f"[%emt {emt(time.perf_counter() - started)}]"
+            seconds = time.perf_counter() - started
+            if config.original is not None:  # the original's PDP-6 time, as Mac Hack's
+                seconds = float(played.info.get("time", seconds))
+            comment = f"[%emt {emt(seconds)}]"
             comment += _judge(played.info.get("score"), board.turn, winning, config.resign_cp)
         board.push(move)
         comments.append(comment)
@@ -409,6 +433,6 @@ def check_opponent(config: MatchConfig) -> str:
     reported before any game; its name."""
     engine = open_opponent(config)
     try:
-        return str(engine.id.get("name", config.opponent[0]))
+        return str(engine.id.get("name", " ".join(config.opponent)))
     finally:
         engine.quit()
