@@ -163,6 +163,8 @@ def main() -> None:
       machack replay --1967              the four 1967 games, checked move by move
       machack uci                        a UCI engine for chess GUIs (docs/uci.md)
       machack match --opponent stockfish --movetime 1000
+      machack compare --original chess-d.bin --1967 --set "RULES D"
+                                         beside the surviving original (docs/machack.md)
       machack play --pgn game.pgn        the game as PGN, with PDP-6 times
       machack bench
       machack book build                 the book's table from its text, after editing it
