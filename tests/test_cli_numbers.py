@@ -42,6 +42,7 @@ BASES: dict[str, list[str]] = {
     "midas bench": ["bench"],
     "machack play": ["play"],
     "machack match": ["match", "--opponent", "none"],
+    "machack compare": ["compare", "--original", "none", "--1967"],
     "machack perft": ["perft", "startpos", "--"],
     "machack move": ["move", "startpos"],
     "machack replay": ["replay"],
