@@ -77,6 +77,7 @@ class Game:
                 t = PY2T[self.board.piece_type_at(sq)]
                 self.pieces[n] = Piece(n, t, white, sq_of(sq), 0, RVAL[t], RVAL[t])
         self.at: dict[int, int] = {p.sq: p.n for p in self.pieces.values()}
+        self.gone_nmoves: dict[int, int] = {}  # NMOVES of the captured pieces (kept)
         for m in moves:
             self.push(m)
 
@@ -87,9 +88,9 @@ class Game:
         p = self.pieces[n]
         if b.is_en_passant(m):
             v = d - 10 if p.white else d + 10
-            del self.pieces[self.at.pop(v)]
+            self._capture(self.at.pop(v))
         elif d in self.at:
-            del self.pieces[self.at.pop(d)]
+            self._capture(self.at.pop(d))
         if b.is_castling(m):
             rank_row = o // 10
             if chess.square_file(m.to_square) == 6:  # O-O: rook h -> f
@@ -112,6 +113,9 @@ class Game:
         self.at[d] = n
         b.push(m)
 
+    def _capture(self, n: int) -> None:
+        self.gone_nmoves[n] = self.pieces.pop(n).nmoves
+
     @property
     def ply(self) -> int:
         return len(self.board.move_stack)
@@ -120,7 +124,6 @@ class Game:
 # ----------------------------------------------------------------------------------------
 class Tables:
     """CAT: the attack words, direction records, blocking records, pins, pawn flags."""
-
 
     def __init__(self, g: Game):
         self.g = g
@@ -405,6 +408,10 @@ class PMG:
         self.his = [p for p in g.pieces.values() if p.white != self.I]
         self.eking = next(p for p in self.his if p.t == K)
         self.oking = next(p for p in self.mine if p.t == K)
+        # CPOSV: each piece's positional sum for the poor test (12), and the last one
+        # computed, which the early path leaves stale (D21; pieces in generation order)
+        self.cpos: dict[int, int] = {}
+        self.last_cpos = 0
         self._sqval()
 
     # --- SQVAL ------------------------------------------------------------------------------
@@ -675,11 +682,13 @@ class PMG:
         if not attacked and self.ply < 8:
             early = (self.ply <= 1 and p.t != P) or (p.t in (R, Q, K))
             if early:
+                self.cpos[p.n] = self.last_cpos
                 return -256, [(-256, "EARLY")]
         sqs = self.walk(p.t, I, p.sq)
         if p.t in PRESENT_EXCL:
             sqs = [a for a in sqs if not (T.piece(a) and T.piece(a).white == I)]
         dev = sum(self.sqv[a] for a in sqs)
+        self.cpos[p.n] = self.last_cpos = dev
         dev += sum(self.attack(None, p.t, p.pv, a, False) for a in sqs)
         if p.t == P:
             dev += sum(40 for a in sqs if a in CENTRE)
@@ -802,9 +811,9 @@ class PMG:
             for sq3, pn in ((k3, 4 if I else 20), (q3, 5 if I else 21)):
                 if d == sq3:
                     pp = self.g.pieces.get(pn)
-                    if pp is None or pp.nmoves == 0:
-                        if pp is not None or self._never_moved(pn):
-                            sc.add(-96, "BCP")
+                    nmoves = pp.nmoves if pp is not None else self.g.gone_nmoves[pn]
+                    if nmoves == 0:  # a pawn taken before it moved counts too (D28)
+                        sc.add(-96, "BCP")
         # 8. unblocking
         if self.lmua(sc, p, o, d, victim):
             sc.illegal = True
@@ -844,7 +853,7 @@ class PMG:
             sc.add(dev, "NEW DEV")
             # 12. poor: the positional delta, the origin's importance in C when the walk
             # from d reaches it (only a rook's is taken out, D21)
-            cpos = sum(self.sqv[a] for a in self.walk(p.t, I, o))
+            cpos = self.cpos[p.n]
             Cp = sum(self.sqv[a] for a in sqs if a != o or p.t != R)
             if Cp - cpos <= -48:
                 sc.poor = True
@@ -854,16 +863,6 @@ class PMG:
         sc.plaus = max(0, total)
         if sc.check or (capture and self.lmgd <= 2) or sc.forcing >= 2:
             sc.investigate = not sc.unsafe or capture
-
-    def _never_moved(self, pn):
-        # a centre pawn captured before it moved still counts as unmoved (NMOVES 0)
-        b = chess.Board()
-        home = chess.square(4 if pn in (4, 20) else 3, 1 if pn < 17 else 6)
-        for m in self.g.board.move_stack:
-            if m.from_square == home:
-                return False
-            b.push(m)
-        return True
 
     # --- 5. line blocking (LBL, D22) ----------------------------------------------------------
     def lbl_sources(self, d):
@@ -1045,8 +1044,8 @@ class PMG:
             out = []
             if T.bd[v.sq + F] != OFF:
                 out.append(v.sq + F)
-            gb = self.g.board
-            ghost = sq_of(gb.ep_square) if gb.ep_square is not None else None
+            gb = self.g.board  # a ghost only with an enemy pawn beside it (orig. 1.5)
+            ghost = sq_of(gb.ep_square) if gb.has_pseudo_legal_en_passant() else None
             for dd in (F + 1, F - 1):
                 a = v.sq + dd
                 if T.bd[a] not in (0, OFF) or a == ghost:

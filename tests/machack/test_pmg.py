@@ -1,16 +1,22 @@
 """The plausible move generator, term by term, through TRACE and PLAUS.
 
-For every term TRACE prints there is a position where it fires for a named move; the
-test asserts every line of the trace (points and text), the plausibility and the flags.
-The expected points are derived here from the rules of machack-original section 2 (square
-importance 2.1, trapped 2.2, the per-move terms in order 2.3, attack terms 2.4, the
-exchange estimate 2.5, unblocking 2.6, castling 2.7) and the piece values of 3.1, never
-copied from what the program prints: the square sums come from `sqval`, a reading of 2.1
-written for this test, over the squares python-chess says a piece attacks.
+For every term TRACE prints there is a position where it decides the number for a named
+move; the test asserts every line of the trace (points and text), the plausibility and the
+flags.  The points are derived here from the rules, never copied from what the program
+prints: machack-original section 2 as corrected by the audit of the surviving program
+(machack-audit D1-D28, cited in each case's name), with the piece values of 3.1.  The
+square sums come from `sqval` and `walk`, readings of 2.1 and of the scoring walk (D11)
+written for this test, over python-chess's board.
+
+Most terms are the same under both rule sets; those the switch changes (which pawns are
+passed and backward, the checks of castling and promotion, two forcing attacks) are tested
+under `RULES D` (the surviving program's) and `RULES PAPER` (the 1967 paper's, the default).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import chess
@@ -19,29 +25,31 @@ import pytest
 from machack.session import Session
 
 # Piece values (machack-original 3.1); a pawn gains 8 a rank past its second in the PMG.
-P, N, B, R, Q = 128, 416, 448, 640, 1248
+P, N, B, R, Q, K = 128, 416, 448, 640, 1248, 1536
 # Square importance (2.1): BSQVAL, NCSQV, CSQV (+-4 by half), NKVLU, an own piece.
 BSQVAL, NCSQV, CSQV, NKVLU, OWNSQ = 8, 8, 16, 16, 8
-# The per-move constants (2.3-2.7), octal in the original in brackets.
+# The per-move constants, octal in the original in brackets.
 IVLU = 512  # initial value (1000)
 WPVLU = -256  # early move of an unattacked piece (-400)
-FMKING = -32  # first king move (40, added to the start development)
-KKCAS = -128  # king move while castling is possible (200)
+FMKING = -32  # a king that has not moved, or only castled (40)
+KKCAS = -128  # ... while one of its rooks has not moved (200)
+FMROOK = -48  # first move of a rook or the queen, the king never moved (60; D9)
 MBACKP = 32  # a backward pawn moved (40)
 PPP = {2: 32, 3: 48, 4: 64, 5: 96, 6: 128, 7: 192, 8: 256}  # passed pawns by rank
 BCPVLU = -96  # blocking an unmoved centre pawn (140)
 PTFVLU = 32  # lining up on the enemy king (40)
 ACSPV = 40  # a pawn attacking a centre square (50)
-MJVLU = 128  # as many attackers as defenders on a capture (200)
+MJVLU = 128  # the exchange's "as many attackers as defenders" (200)
 OPSQV = -8  # each square an enemy slider gains (10)
-OPATV = -8  # an enemy slider reaching an own piece it cannot win (10)
 BRKVLU = 40  # pawn break (50)
 APVLU, APDPV = 64, 16  # attacking a pinned piece (100), a pinned pawn defended by a pawn (20)
-TRADE = 16  # trade offer, well ahead / behind by 416 (20)
+TRADE = -16  # trade offer, unless more than 416 behind (20; D15)
 GMAVLU = 96  # shifting the balance on a defended piece (140)
 TTVLU = 16  # another attacker on a defended piece (20)
 CASTLE = 768  # castling (1400)
 BDDMT = -48  # positional delta that makes a move developmentally poor (-60)
+BVMNV = -32  # the worst exchange estimate still safe (bishop - knight)
+RULES = ("D", "PAPER")
 
 # TRACE's texts (pmg.mid, TNAMES), longest first for reading a line.
 TEXTS = sorted(
@@ -52,11 +60,11 @@ TEXTS = sorted(
         "BRINGS THE KING BACK", "INITIAL VALUE", "BLOCKS A CENTRE PAWN",
         "LINES UP ON HIS KING", "WINS MATERIAL", "AS MANY ATTACKERS AS DEFENDERS",
         "LOSES MATERIAL", "EXCHANGE ESTIMATE", "GOES WHERE IT CAN BE TAKEN", "ATTACKS SQUARES",
-        "HALF FOR A KING OR QUEEN", "ATTACKS THE CENTRE", "BLOCKS THE LINE OF",
-        "BLOCKS THE LINE OF HIS", "UNBLOCKS", "OPENS A LINE FOR HIS",
-        "TAKES THE DEVELOPMENT OF HIS", "TAKES UNDEFENDED", "PAWN BREAK AGAINST",
-        "ATTACKS PINNED", "ATTACKS UNDEFENDED", "OFFERS A TRADE OF", "ATTACKS MORE VALUABLE",
-        "SHIFTS THE BALANCE ON", "ADDS AN ATTACKER ON",
+        "HALF FOR A KING OR QUEEN", "ATTACKS THE CENTRE", "GIVES BACK ITS SQUARE",
+        "FIRST MOVE OF A ROOK OR THE QUEEN", "BLOCKS THE LINE OF", "BLOCKS THE LINE OF HIS",
+        "UNBLOCKS", "OPENS A LINE FOR HIS", "TAKES THE DEVELOPMENT OF HIS", "TAKES UNDEFENDED",
+        "PAWN BREAK AGAINST", "ATTACKS PINNED", "ATTACKS UNDEFENDED", "OFFERS A TRADE OF",
+        "ATTACKS MORE VALUABLE", "SHIFTS THE BALANCE ON", "ADDS AN ATTACKER ON", "CHECKS",
     ],
     key=len,
     reverse=True,
@@ -79,9 +87,35 @@ class Trace:
     plausibility: int
     flags: list[str]
 
+    def points(self, text: str) -> int:
+        """The points of the terms with this text (0 if none)."""
+        return sum(p for p, t, _ in self.terms if t == text)
 
-def trace(session: Session, fen: str, move: str) -> Trace:
-    session.setup(fen)
+
+@contextmanager
+def rules(session: Session, which: str) -> Iterator[None]:
+    """The program under RULES `which`, put back to the default (PAPER) after."""
+    session.command(f"RULES {which}")
+    try:
+        yield
+    finally:
+        session.command("RULES PAPER")
+
+
+def reach(session: Session, fen: str | None, game: Sequence[str] = ()) -> None:
+    """SETUP of a FEN, or a game typed from the start (the pieces' move counts are the
+    game's: a FEN leaves them to where the pieces stand, fen.mid NMINIT)."""
+    if fen is not None:
+        session.setup(fen)
+        return
+    session.command("NEW")
+    session.command("PN")
+    for move in game:
+        session.command(move.upper())
+
+
+def trace(session: Session, fen: str | None, move: str, game: Sequence[str] = ()) -> Trace:
+    reach(session, fen, game)
     lines = session.command(f"TRACE {move}").lines
     *body, total, ack = lines
     assert ack == "_"
@@ -104,9 +138,10 @@ def plaus(session: Session, fen: str) -> list[tuple[int, str, list[str], bool]]:
 
 
 # --- the rules, read independently -------------------------------------------------------
-def sqval(board: chess.Board, square: chess.Square) -> int:
-    """The importance of a square for the side to move (machack-original 2.1), the loss
-    of an own piece en prise left out (add it where a case has one)."""
+def sqval(board: chess.Board, square: chess.Square, losses: dict[str, int] | None = None) -> int:
+    """The importance of a square for the side to move (machack-original 2.1; the king's
+    and the queen's squares take nothing, D4), plus the expected loss `losses` puts
+    under an own piece en prise (halved unless it is trapped: the caller's figure)."""
     me = board.turn
     file, rank = chess.square_file(square), chess.square_rank(square)
     value = BSQVAL
@@ -122,22 +157,71 @@ def sqval(board: chess.Board, square: chess.Square) -> int:
     piece = board.piece_at(square)
     if piece and piece.color == me and piece.piece_type not in (chess.KING, chess.QUEEN):
         value += OWNSQ
-    return value
+    return value + (losses or {}).get(chess.square_name(square), 0)
 
 
-def development(board: chess.Board, origin: str, square: str | None = None) -> int:
-    """The importance of the squares the piece on `origin` attacks from `square` (where
-    it stands if None), lifted off its origin, which counts 0 (2.3 items 1 and 11)."""
+ORTHO = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+DIAG = [(1, 1), (-1, 1), (1, -1), (-1, -1)]
+
+
+def slides(kind: int, step: tuple[int, int]) -> bool:
+    """Whether a piece of this kind moves along a line of this step."""
+    return kind in ((chess.ROOK, chess.QUEEN) if 0 in step else (chess.BISHOP, chess.QUEEN))
+
+
+def walk(board: chess.Board, origin: str, at: str | None = None) -> list[chess.Square]:
+    """The squares the piece on `origin` scores from `at` (where it stands if None), the
+    board as it is (the piece still on `origin`): a pawn's two capture squares, a
+    leaper's moves; a slider's lines up to the first piece, on through pieces of its own
+    side that move along the line, and one square past its own pawn on a diagonal (D11)."""
     o = chess.parse_square(origin)
-    at = o if square is None else chess.parse_square(square)
-    moved = board.copy(stack=False)
-    piece = moved.remove_piece_at(o)
-    moved.set_piece_at(at, piece)
-    return sum(0 if s == o else sqval(board, s) for s in moved.attacks(at))
+    here = o if at is None else chess.parse_square(at)
+    piece = board.piece_at(o)
+    assert piece is not None
+    kind, side = piece.piece_type, piece.color
+    if kind == chess.PAWN:
+        rank = chess.square_rank(here) + (1 if side == chess.WHITE else -1)
+        files = (chess.square_file(here) - 1, chess.square_file(here) + 1)
+        return [chess.square(f, rank) for f in files if 0 <= f < 8 and 0 <= rank < 8]
+    if kind == chess.KNIGHT:
+        return list(chess.SquareSet(chess.BB_KNIGHT_ATTACKS[here]))
+    if kind == chess.KING:
+        return list(chess.SquareSet(chess.BB_KING_ATTACKS[here]))
+    out = []
+    for step in [s for s in ORTHO + DIAG if slides(kind, s)]:
+        f, r = chess.square_file(here), chess.square_rank(here)
+        while 0 <= (f := f + step[0]) < 8 and 0 <= (r := r + step[1]) < 8:
+            out.append(chess.square(f, r))
+            met = board.piece_at(chess.square(f, r))
+            if met is None or (met.color == side and slides(met.piece_type, step)):
+                continue
+            if met.color == side and met.piece_type == chess.PAWN and 0 not in step:
+                f, r = f + step[0], r + step[1]
+                if 0 <= f < 8 and 0 <= r < 8:
+                    out.append(chess.square(f, r))
+            break
+    return out
 
 
-def squares(board: chess.Board, *names: str) -> int:
-    return sum(sqval(board, chess.parse_square(n)) for n in names)
+def development(
+    board: chess.Board,
+    origin: str,
+    at: str | None = None,
+    losses: dict[str, int] | None = None,
+    origin_counts: bool = False,
+) -> int:
+    """The importance of the squares the piece on `origin` scores from `at` (from where it
+    stands if None).  From another square its own square counts 0 (it still stands
+    there) unless `origin_counts`."""
+    o = chess.parse_square(origin)
+    return sum(
+        0 if s == o and at is not None and not origin_counts else sqval(board, s, losses)
+        for s in walk(board, origin, at)
+    )
+
+
+def squares(board: chess.Board, *names: str, losses: dict[str, int] | None = None) -> int:
+    return sum(sqval(board, chess.parse_square(n), losses) for n in names)
 
 
 def pawn(square: str, color: chess.Color) -> int:
@@ -146,19 +230,44 @@ def pawn(square: str, color: chess.Color) -> int:
     return P + 8 * ((rank if color == chess.WHITE else 9 - rank) - 2)
 
 
+def half(x: int) -> int:
+    """HALF FOR A KING OR QUEEN: what halving x (an arithmetic shift) takes off."""
+    return (x >> 1) - x
+
+
+def board_of(fen: str | None, game: Sequence[str] = ()) -> chess.Board:
+    board = chess.Board() if fen is None else chess.Board(fen)
+    for move in game:
+        board.push_uci(move.lower())
+    return board
+
+
 @dataclass
 class Case:
-    """A move and every term TRACE must print for it, derived from the rules."""
+    """A move and every term TRACE must print for it, derived from the rules, under each
+    rule set in `under`."""
 
     name: str
     fen: str
     move: str
     terms: list[tuple[int, str]]
     flags: list[str] = field(default_factory=list)
+    under: tuple[str, ...] = RULES
 
 
 def case(name: str, fen: str, move: str, terms: list[tuple[int, str]], *flags: str) -> Case:
     return Case(name, fen, move, terms, list(flags))
+
+
+def by_rules(
+    name: str, fen: str, move: str, terms: list[tuple[int, str]], paper_only: str
+) -> list[Case]:
+    """The case under RULES PAPER, and under RULES D without the term `paper_only` (a
+    pawn the paper calls passed or backward and the surviving program does not)."""
+    return [
+        Case(f"{name}, paper", fen, move, terms, under=("PAPER",)),
+        Case(f"{name}, D", fen, move, [t for t in terms if t[1] != paper_only], under=("D",)),
+    ]
 
 
 START = chess.STARTING_FEN
@@ -166,17 +275,15 @@ E4E5 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"  # game pl
 ROOKS = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 20"
 
 
-def cases() -> list[Case]:
+def start_cases() -> list[Case]:
+    """Item 1: what the piece gives up, what it saves, the early path, the king's and
+    the leaper's terms; item 6, the initial value."""
     out = []
-
-    def b(fen: str) -> chess.Board:
-        return chess.Board(fen)
-
-    # 1 GIVES UP ITS PRESENT DEVELOPMENT, 3 pawn moves, 6 INITIAL VALUE, 8 unblocking,
-    # 11 new development and the centre (2.3): 1.P-K4 from the initial position.  The
-    # pawn on K2 is not backward: its neighbours stand level with it, not ahead.
-    s = b(START)
-    out.append(case("pawn opens two lines", START, "P-K4", [
+    s = chess.Board()
+    # 1 the present development, 6 the initial value, 8 unblocking, 11 the new development
+    # and the centre: 1.P-K4.  Its neighbours stand level with it: not backward (either
+    # rules).  Leaving K2 opens the KB's diagonal and the queen's.
+    out.append(case("P-K4 from the initial position", START, "P-K4", [
         (-development(s, "e2"), "GIVES UP ITS PRESENT DEVELOPMENT"),
         (IVLU, "INITIAL VALUE"),
         (squares(s, "d3", "c4", "b5", "a6"), "UNBLOCKS KB"),
@@ -184,220 +291,319 @@ def cases() -> list[Case]:
         (development(s, "e2", "e4"), "ATTACKS SQUARES"),
         (ACSPV, "ATTACKS THE CENTRE"),  # Q5 only: KB5 is not a centre square
     ]))  # fmt: skip
-    # 1 EARLY MOVE: in the first move of each side an unattacked piece but a pawn starts
-    # at -256 and gets no credit for its old development; the KR gains KB1.
-    out.append(case("early knight", START, "N-KB3", [
+    # In the first move of each side an unattacked piece but a pawn starts at -256 and
+    # gives up nothing; a knight (a leaper: its walk from the destination comes back to
+    # its square) first gets its square's importance back (D21).  The KR gains KB1.
+    out.append(case("early knight, its square given back (D21)", START, "N-KB3", [
         (WPVLU, "EARLY MOVE OF THIS PIECE"),
+        (sqval(s, chess.G1), "GIVES BACK ITS SQUARE"),
         (IVLU, "INITIAL VALUE"),
         (squares(s, "f1"), "UNBLOCKS KR"),
         (development(s, "g1", "f3"), "ATTACKS SQUARES"),
     ]))  # fmt: skip
-    # In plies 2-7 only an unattacked rook, queen or king starts at -256 ...
-    e = b(E4E5)
+    # In plies 2-7 only an unattacked rook, queen or king starts at -256 (still no king
+    # penalties there, D14).  The queen's first move while the king has never moved
+    # costs 48 (D9); on K2 it lines up on his king's file.
+    e = chess.Board(E4E5)
     queen = development(e, "d1", "e2")
-    out.append(case("early queen at ply 2", E4E5, "Q-K2", [
+    out.append(case("early queen at ply 2, its first move (D9)", E4E5, "Q-K2", [
         (WPVLU, "EARLY MOVE OF THIS PIECE"),
         (IVLU, "INITIAL VALUE"),
         (PTFVLU, "LINES UP ON HIS KING"),
+        (FMROOK, "FIRST MOVE OF A ROOK OR THE QUEEN"),
         (queen, "ATTACKS SQUARES"),
-        (-(queen // 2), "HALF FOR A KING OR QUEEN"),
+        (half(queen), "HALF FOR A KING OR QUEEN"),
     ]))  # fmt: skip
-    # ... a knight gives up its development as usual; on K2 it blocks the KB's and the
-    # Q's diagonals (5 line blocking: the squares beyond, mine lost).
-    out.append(case("knight blocks own lines", E4E5, "N-K2", [
+    # The king forward from its home square at ply 2: the early path, no FMKING or KKCAS
+    # (D14); going forward while OPENF costs 8 x 8 (x 1, the rank it leaves, his queen
+    # on); on K2 it blocks the KB's and the queen's lines (5).
+    king = development(e, "e1", "e2")
+    out.append(case("early king: no king penalties, forward (D14)", E4E5, "K-K2", [
+        (WPVLU, "EARLY MOVE OF THIS PIECE"),
+        (sqval(e, chess.E1) // 2, "GIVES BACK ITS SQUARE"),  # a king's counts half
+        (-8 * 8 * 1, "BRINGS THE KING BACK"),
+        (-squares(e, "d3", "c4", "b5", "a6"), "BLOCKS THE LINE OF KB"),
+        (-squares(e, "f3", "g4", "h5"), "BLOCKS THE LINE OF Q"),
+        (IVLU, "INITIAL VALUE"),
+        (squares(e, "f1"), "UNBLOCKS Q"),  # along the first rank, to the KB
+        (king, "ATTACKS SQUARES"),
+        (half(king), "HALF FOR A KING OR QUEEN"),
+    ]))  # fmt: skip
+    # A knight at ply 2 takes the normal path: its present development given up, and
+    # its square given back.  On K2 it blocks the KB's and the queen's diagonals.
+    out.append(case("knight at ply 2 blocks own lines", E4E5, "N-K2", [
         (-development(e, "g1"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (sqval(e, chess.G1), "GIVES BACK ITS SQUARE"),
         (-squares(e, "d3", "c4", "b5", "a6"), "BLOCKS THE LINE OF KB"),
         (-squares(e, "f3", "g4", "h5"), "BLOCKS THE LINE OF Q"),
         (IVLU, "INITIAL VALUE"),
         (squares(e, "f1"), "UNBLOCKS KR"),
         (development(e, "g1", "e2"), "ATTACKS SQUARES"),
     ]))  # fmt: skip
-    # 7 a piece put in front of the unmoved Q-pawn (BCPVLU).
+    # D2: a queen's present development counts half, as its new one does.  (The king has
+    # no castling right, so a FEN counts it moved: no FMROOK.)
+    fen = "6k1/8/8/8/8/8/8/3QK3 w - - 0 30"
+    s = chess.Board(fen)
+    queen = development(s, "d1", "d2")
+    out.append(case("queen's present development halved (D2)", fen, "Q-Q2", [
+        (-(development(s, "d1") >> 1), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (IVLU, "INITIAL VALUE"),
+        (queen, "ATTACKS SQUARES"),
+        (half(queen), "HALF FOR A KING OR QUEEN"),
+    ]))  # fmt: skip
+    # D16: a pawn's present development counts 40 for each centre square it attacks.
+    fen = "6k1/8/8/8/8/4P3/8/6K1 w - - 0 30"
+    s = chess.Board(fen)
+    out.append(case("pawn gives up the centre it attacks (D16)", fen, "P-K4", [
+        (-(development(s, "e3") + ACSPV), "GIVES UP ITS PRESENT DEVELOPMENT"),  # Q4
+        (PPP[4], "PUSHES A PASSED PAWN"),
+        (IVLU, "INITIAL VALUE"),
+        (development(s, "e3", "e4"), "ATTACKS SQUARES"),
+        (ACSPV, "ATTACKS THE CENTRE"),  # Q5
+    ]))  # fmt: skip
+    # D3: an attacked piece moving away saves its whole expected loss, not half: the
+    # knight is attacked by the bishop and undefended (416).  Its square, given back,
+    # holds the square's own loss, halved (not trapped: 2.1).  Leaving K2 lets the bishop
+    # on to KB1 (-8); on QB3 it attacks the bishop, undefended: a quarter of it.
+    fen = "6k1/8/8/1b6/8/8/4N3/6K1 w - - 0 30"
+    s = chess.Board(fen)
+    out.append(case("saves its whole loss (D3)", fen, "N-B3", [
+        (-development(s, "e2"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (N, "SAVES ITSELF FROM CAPTURE"),
+        (sqval(s, chess.E2, {"e2": N // 2}), "GIVES BACK ITS SQUARE"),
+        (IVLU, "INITIAL VALUE"),
+        (OPSQV, "OPENS A LINE FOR HIS QB"),
+        (B // 4, "ATTACKS UNDEFENDED QB"),
+        (development(s, "e2", "c3"), "ATTACKS SQUARES"),
+    ]))  # fmt: skip
+    # D14: a king that has not moved pays 32, and 128 more while one of its rooks has not
+    # moved (a FEN's castling rights say which have not); going along its rank at ply 38
+    # brings it neither back nor forward.
+    k = chess.Board(ROOKS)
+    kb1 = development(k, "e1", "f1")
+    out.append(case("king that has not moved, rooks unmoved (D14)", ROOKS, "K-B1", [
+        (-(development(k, "e1") >> 1), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (FMKING, "FIRST MOVE OF THE KING"),
+        (KKCAS, "GIVES UP CASTLING"),
+        (sqval(k, chess.E1) // 2, "GIVES BACK ITS SQUARE"),
+        (-sqval(k, chess.E1), "BLOCKS THE LINE OF KR"),  # up to the king, still on K1
+        (IVLU, "INITIAL VALUE"),
+        (kb1, "ATTACKS SQUARES"),
+        (half(kb1), "HALF FOR A KING OR QUEEN"),
+    ]))  # fmt: skip
+    return out
+
+
+def pawn_cases() -> list[Case]:
+    """Items 2 and 3: passed and backward pawns, under both rule sets where they differ
+    (RULES D: the surviving program's tests, D8 and D25; PAPER: the evaluator's)."""
+    out = []
+    # 2 landing in front of an enemy passed pawn: PPP of its rank (a QP on its 6th).
+    fen = "6k1/8/8/8/4N3/3p4/8/6K1 w - - 0 30"
+    s = chess.Board(fen)
+    out.append(case("blocks a passed pawn", fen, "N-Q2", [
+        (-development(s, "e4"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (sqval(s, chess.E4), "GIVES BACK ITS SQUARE"),
+        (PPP[6], "BLOCKS HIS PASSED PAWN"),
+        (IVLU, "INITIAL VALUE"),
+        (development(s, "e4", "d2"), "ATTACKS SQUARES"),
+    ]))  # fmt: skip
+    # D25: his KP on K4 has our QP beside it.  The paper's test looks ahead of it only:
+    # passed.  The surviving program's scan for Black starts on the pawn's own rank:
+    # not passed, nothing for blocking it.
+    fen = "6k1/8/8/8/3Pp3/8/6N1/6K1 w - - 0 30"
+    s = chess.Board(fen)
+    terms = [
+        (-development(s, "g2"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (sqval(s, chess.G2), "GIVES BACK ITS SQUARE"),
+        (PPP[5], "BLOCKS HIS PASSED PAWN"),
+        (IVLU, "INITIAL VALUE"),
+        (development(s, "g2", "e3"), "ATTACKS SQUARES"),
+    ]
+    out += by_rules("blocks a pawn with ours beside it (D25)", fen, "N-K3", terms,
+                    paper_only="BLOCKS HIS PASSED PAWN")  # fmt: skip
+    # 3 a passed pawn pushed: PPP of the rank it reaches.
+    fen = "6k1/8/8/4P3/8/8/8/6K1 w - - 0 30"
+    s = chess.Board(fen)
+    out.append(case("passed pawn pushed", fen, "P-K6", [
+        (-development(s, "e5"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (PPP[6], "PUSHES A PASSED PAWN"),
+        (IVLU, "INITIAL VALUE"),
+        (development(s, "e5", "e6"), "ATTACKS SQUARES"),
+    ]))  # fmt: skip
+    # D25 for the mover: Black's KP with White's QP beside it, pushed to K6.
+    fen = "6k1/8/8/8/3Pp3/8/8/6K1 b - - 0 30"
+    s = chess.Board(fen)
+    terms = [
+        (-development(s, "e4"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (PPP[6], "PUSHES A PASSED PAWN"),
+        (IVLU, "INITIAL VALUE"),
+        (development(s, "e4", "e3"), "ATTACKS SQUARES"),
+    ]
+    out += by_rules("pawn with his beside it pushed (D25)", fen, "P-K6", terms,
+                    paper_only="PUSHES A PASSED PAWN")  # fmt: skip
+    # 3 a backward pawn moved (MBACKP), by either rules: the KP on its second rank, an
+    # own pawn two ranks ahead on the next file, none beside it; the black KBP keeps it
+    # from being passed.
+    fen = "6k1/5p2/8/8/3P4/8/4P3/6K1 w - - 0 30"
+    s = chess.Board(fen)
+    out.append(case("backward pawn moved", fen, "P-K3", [
+        (-development(s, "e2"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (MBACKP, "MOVES A BACKWARD PAWN"),
+        (IVLU, "INITIAL VALUE"),
+        (development(s, "e2", "e3"), "ATTACKS SQUARES"),
+        (ACSPV, "ATTACKS THE CENTRE"),  # Q4
+    ]))  # fmt: skip
+    # D8: after 1.P-K4 P-K4 the QP has an own pawn ahead on the next file: backward for
+    # the paper.  The surviving program's QP has a pawn beside it (the QBP) and its
+    # square ahead free: not backward.
+    e = chess.Board(E4E5)
+    terms = [
+        (-development(e, "d2"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (MBACKP, "MOVES A BACKWARD PAWN"),
+        (-squares(e, "c4", "b5", "a6"), "BLOCKS THE LINE OF KB"),
+        (IVLU, "INITIAL VALUE"),
+        (squares(e, "e3", "f4", "g5", "h6"), "UNBLOCKS QB"),
+        (development(e, "d2", "d3"), "ATTACKS SQUARES"),  # QB4, and K4 (own pawn)
+        (ACSPV, "ATTACKS THE CENTRE"),  # K4
+    ]
+    out += by_rules("QP after 1.P-K4 P-K4 (D8)", E4E5, "P-Q3", terms,
+                    paper_only="MOVES A BACKWARD PAWN")  # fmt: skip
+    # D13: a pawn moving up its own queen's file gives the queen nothing (the original
+    # only counts the queen on the destination): 1.P-Q4 unblocks the QB alone.
+    s = chess.Board()
+    out.append(case("P-Q4: the queen behind gains nothing (D13)", START, "P-Q4", [
+        (-development(s, "d2"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (IVLU, "INITIAL VALUE"),
+        (squares(s, "e3", "f4", "g5", "h6"), "UNBLOCKS QB"),
+        (development(s, "d2", "d4"), "ATTACKS SQUARES"),
+        (ACSPV, "ATTACKS THE CENTRE"),  # K5
+    ]))  # fmt: skip
+    return out
+
+
+def line_cases() -> list[Case]:
+    """Items 4, 5, 7, 8 and 9: the king's retreat, the lines a move blocks and opens, a
+    centre pawn blocked, lining up on the king."""
+    out = []
+    # 4 the king while the root is at most 40 plies old (OPNMID): 8 a rank back, 8 times
+    # that while at most 16 (OPENF), times the rank it leaves when his queen is on (D14).
+    for name, fen, points in [
+        ("king back, middlegame, his queen on (D14)", "3qk3/8/8/8/8/4K3/8/8 w - - 0 10", 8 * 3),
+        ("king back, opening, his queen on (D14)", "3qk3/8/8/8/8/4K3/8/8 w - - 0 5", 8 * 8 * 3),
+        ("king back, opening, no queen (D14)", "4k3/8/8/8/8/4K3/8/8 w - - 0 5", 8 * 8),
+    ]:
+        s = chess.Board(fen)
+        ke2 = development(s, "e3", "e2")
+        out.append(case(name, fen, "K-K2", [
+            (-(development(s, "e3") >> 1), "GIVES UP ITS PRESENT DEVELOPMENT"),
+            (sqval(s, chess.E3) // 2, "GIVES BACK ITS SQUARE"),
+            (points, "BRINGS THE KING BACK"),
+            (IVLU, "INITIAL VALUE"),
+            (ke2, "ATTACKS SQUARES"),
+            (half(ke2), "HALF FOR A KING OR QUEEN"),
+        ]))  # fmt: skip
+    # 5 an enemy slider's line blocked: the squares beyond, the first piece included, for
+    # us.  On QR3 the bishop stands in his QR's file, defended by the QNP (one attacker,
+    # not cheaper: safe).  The QR is the first rook a FEN numbers.
+    fen = "r5k1/8/8/2B5/8/8/1P6/6K1 w - - 0 30"
+    s = chess.Board(fen)
+    out.append(case("blocks his rook's file", fen, "B-R3", [
+        (-development(s, "c5"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (squares(s, "a2", "a1"), "BLOCKS THE LINE OF HIS QR"),
+        (IVLU, "INITIAL VALUE"),
+        (development(s, "c5", "a3"), "ATTACKS SQUARES"),
+    ]))  # fmt: skip
+    # D22: a capture blocks lines too: the knight takes on K4, in the KR's file.  Its
+    # step to K4 (+8 in the original's board) is the one its walk from there takes last,
+    # back to QB3, which then counts (D21).
+    fen = "6k1/8/8/8/4p3/2N5/8/4R1K1 w - - 0 30"
+    s = chess.Board(fen)
+    out.append(case("a capture blocks its rook (D22), its last step back (D21)", fen, "NXP", [
+        (-development(s, "c3"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (sqval(s, chess.C3), "GIVES BACK ITS SQUARE"),
+        (-squares(s, "e5", "e6", "e7", "e8"), "BLOCKS THE LINE OF KR"),
+        (IVLU, "INITIAL VALUE"),
+        (squares(s, "e3"), "TAKES THE DEVELOPMENT OF HIS KP"),  # its push square
+        (pawn("e4", chess.BLACK), "TAKES UNDEFENDED KP"),
+        (development(s, "c3", "e4", origin_counts=True), "ATTACKS SQUARES"),
+    ], "INVESTIGATE", "CAPTURE"))  # fmt: skip
+    # 7 a piece put in front of the unmoved Q-pawn (BCPVLU).  The bishop's walk from Q3
+    # goes one square past each own pawn on its diagonals (D11): KB5, and QN1.
+    e = chess.Board(E4E5)
     out.append(case("bishop blocks the queen's pawn", E4E5, "B-Q3", [
         (-development(e, "f1"), "GIVES UP ITS PRESENT DEVELOPMENT"),
         (IVLU, "INITIAL VALUE"),
         (BCPVLU, "BLOCKS A CENTRE PAWN"),
         (development(e, "f1", "d3"), "ATTACKS SQUARES"),
     ]))  # fmt: skip
-    # 1 the king's penalties: a first king move (FMKING) while castling is possible
-    # (KKCAS); a king's new development counts half (11).
-    k = b(ROOKS)
-    kb1 = development(k, "e1", "f1")
-    out.append(case("king gives up castling", ROOKS, "K-B1", [
-        (-development(k, "e1"), "GIVES UP ITS PRESENT DEVELOPMENT"),
-        (FMKING, "FIRST MOVE OF THE KING"),
-        (KKCAS, "GIVES UP CASTLING"),
+    # D11: the front rook of a battery moving off the file unblocks nothing: the rook
+    # behind saw through it already.
+    fen = "6k1/8/8/8/8/8/4R3/4R1K1 w - - 0 30"
+    s = chess.Board(fen)
+    out.append(case("the front of a battery unblocks nothing (D11)", fen, "E2D2", [
+        (-development(s, "e2"), "GIVES UP ITS PRESENT DEVELOPMENT"),
         (IVLU, "INITIAL VALUE"),
-        (kb1, "ATTACKS SQUARES"),
-        (-(kb1 // 2), "HALF FOR A KING OR QUEEN"),
+        (development(s, "e2", "d2"), "ATTACKS SQUARES"),
     ]))  # fmt: skip
-    bare = "4k3/8/8/8/8/8/8/4K3 w - - 0 30"
-    ke2 = development(b(bare), "e1", "e2")
-    out.append(case("first king move, no castling", bare, "K-K2", [
-        (-development(b(bare), "e1"), "GIVES UP ITS PRESENT DEVELOPMENT"),
-        (FMKING, "FIRST MOVE OF THE KING"),
+    # 8 an enemy slider let through (D28): -8 a square it gains, the square of the piece
+    # that ends it too, on through his own pieces of its kind.  The FEN numbers his rook
+    # on QR2 QR, the other KR.  The knight, attacked by both and undefended, saves
+    # all of itself (D3) and gives back its square with half of that (2.1).
+    fen = "r5k1/8/8/8/N7/8/r7/6K1 w - - 0 30"
+    s = chess.Board(fen)
+    out.append(case("opens his rooks' file (D28)", fen, "N-B3", [
+        (-development(s, "a4"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (N, "SAVES ITSELF FROM CAPTURE"),
+        (sqval(s, chess.A4, {"a4": N // 2}), "GIVES BACK ITS SQUARE"),
         (IVLU, "INITIAL VALUE"),
-        (ke2, "ATTACKS SQUARES"),
-        (-(ke2 // 2), "HALF FOR A KING OR QUEEN"),
+        (3 * OPSQV, "OPENS A LINE FOR HIS KR"),  # QR3, QR2 (his QR), QR1
+        (4 * OPSQV, "OPENS A LINE FOR HIS QR"),  # QR5-QR8, the KR on QR8
+        (R // 4, "ATTACKS UNDEFENDED QR"),
+        (development(s, "a4", "c3"), "ATTACKS SQUARES"),
     ]))  # fmt: skip
-    # 2.7 castling: the fixed 768 and nothing else.
-    out.append(case("castling", ROOKS, "O-O", [(CASTLE, "CASTLES")]))
-    # ... but a castling that checks (the rook on its new file) is a safe check, which
-    # the paper investigates (spec 2): the surviving source never flagged it.
-    out.append(case("castling with check", "3k4/8/8/8/8/8/8/R3K3 w Q - 0 30", "O-O-O",
-                    [(CASTLE, "CASTLES")], "INVESTIGATE", "CHECK"))  # fmt: skip
-    # A promotion scores as the pawn's push; the new queen's check makes it a safe
-    # check to investigate (along the rank: the pawn's own walk cannot see it).  Black's
-    # check runs the other way along the rank (a step of -1).
-    for name, fen, move, pawn_sq in [
-        ("promotion with check", "k7/4P3/8/8/8/8/8/4K3 w - - 0 30", "P-K8=Q", "e7"),
-        ("promotion with check, Black", "7k/8/8/8/8/8/1p6/4K3 b - - 0 30", "B2B1Q", "b2"),
-    ]:
-        out.append(case(name, fen, move, [
-            (-development(b(fen), pawn_sq), "GIVES UP ITS PRESENT DEVELOPMENT"),
-            (PPP[8], "PUSHES A PASSED PAWN"),
-            (IVLU, "INITIAL VALUE"),
-        ], "INVESTIGATE", "CHECK"))  # fmt: skip
-    # 2 landing in front of an enemy passed pawn: PPP of its rank (QP on its 6th).
-    fen = "6k1/8/8/8/4N3/3p4/8/6K1 w - - 0 30"
-    out.append(case("blocks a passed pawn", fen, "N-Q2", [
-        (-development(b(fen), "e4"), "GIVES UP ITS PRESENT DEVELOPMENT"),
-        (PPP[6], "BLOCKS HIS PASSED PAWN"),
+    # 8 ... ending on a piece of mine he then outnumbers: -8 for its square and its value.
+    # (QR4-QB5 is the +8 step: the knight's square, with its loss, counts from QB5, D21.)
+    fen = "r6k/8/8/8/N7/8/B7/7K w - - 0 30"
+    s = chess.Board(fen)
+    out.append(case("opens a line to an undefended piece", fen, "N-B5", [
+        (-development(s, "a4"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (N, "SAVES ITSELF FROM CAPTURE"),
+        (sqval(s, chess.A4, {"a4": N // 2}), "GIVES BACK ITS SQUARE"),
         (IVLU, "INITIAL VALUE"),
-        (development(b(fen), "e4", "d2"), "ATTACKS SQUARES"),
+        (2 * OPSQV - B, "OPENS A LINE FOR HIS QR"),  # QR3, QR2 and the bishop there
+        (development(s, "a4", "c5", {"a4": N // 2}, origin_counts=True), "ATTACKS SQUARES"),
     ]))  # fmt: skip
-    # 3 a passed pawn pushed: PPP of the rank it reaches.
-    fen = "6k1/8/8/4P3/8/8/8/6K1 w - - 0 30"
-    out.append(case("passed pawn pushed", fen, "P-K6", [
-        (-development(b(fen), "e5"), "GIVES UP ITS PRESENT DEVELOPMENT"),
-        (PPP[6], "PUSHES A PASSED PAWN"),
+    # ... a defended rook, not outnumbered (his bishop and our KR on it, one each): the
+    # difference, as his slider is cheaper.
+    fen = "6k1/8/8/8/b7/8/2N5/3R1RK1 w - - 0 30"
+    s = chess.Board(fen)
+    out.append(case("opens a line to a defended rook", fen, "N-N4", [
+        (-development(s, "c2"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (N, "SAVES ITSELF FROM CAPTURE"),
+        (sqval(s, chess.C2, {"c2": N // 2}), "GIVES BACK ITS SQUARE"),
         (IVLU, "INITIAL VALUE"),
-        (development(b(fen), "e5", "e6"), "ATTACKS SQUARES"),
+        (OPSQV - (R - B), "OPENS A LINE FOR HIS QB"),
+        (development(s, "c2", "b4"), "ATTACKS SQUARES"),
     ]))  # fmt: skip
-    # 3 a backward pawn moved (MBACKP): the KP stands behind the QP, undefended; the
-    # black KBP keeps it from being passed.
-    fen = "6k1/5p2/8/8/3P4/8/4P3/6K1 w - - 0 30"
-    out.append(case("backward pawn moved", fen, "P-K3", [
-        (-development(b(fen), "e2"), "GIVES UP ITS PRESENT DEVELOPMENT"),
-        (MBACKP, "MOVES A BACKWARD PAWN"),
-        (IVLU, "INITIAL VALUE"),
-        (development(b(fen), "e2", "e3"), "ATTACKS SQUARES"),
-        (ACSPV, "ATTACKS THE CENTRE"),  # Q4
-    ]))  # fmt: skip
-    # 4 the king going back while the game is young (OPNMID, ply <= 40): 8 a rank, times
-    # the king's rank (3) when the enemy queen is on; 8 times more while OPENF (ply <= 16).
-    for name, fen, points in [
-        ("king back, middlegame, queen on", "3qk3/8/8/8/8/4K3/8/8 w - - 0 10", 8 * 3),
-        ("king back, opening, queen on", "3qk3/8/8/8/8/4K3/8/8 w - - 0 5", 8 * 8 * 3),
-        ("king back, opening, no queen", "4k3/8/8/8/8/4K3/8/8 w - - 0 5", 8 * 8),
-    ]:
-        ke2 = development(b(fen), "e3", "e2")
-        out.append(case(name, fen, "K-K2", [
-            (-development(b(fen), "e3"), "GIVES UP ITS PRESENT DEVELOPMENT"),
-            (points, "BRINGS THE KING BACK"),
-            (IVLU, "INITIAL VALUE"),
-            (ke2, "ATTACKS SQUARES"),
-            (-(ke2 // 2), "HALF FOR A KING OR QUEEN"),
-        ]))  # fmt: skip
-    # 9 lining up on the enemy king: a rook on its rank, a bishop on its diagonal.
-    fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 30"
-    out.append(case("rook lines up", fen, "R-R8", [
-        (-development(b(fen), "a1"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+    # 9 lining up: a rook on the enemy king's file, behind his pawn.
+    fen = "4k3/4p3/8/8/8/8/8/R5K1 w - - 0 30"
+    s = chess.Board(fen)
+    out.append(case("rook lines up", fen, "R-K1", [
+        (-development(s, "a1"), "GIVES UP ITS PRESENT DEVELOPMENT"),
         (IVLU, "INITIAL VALUE"),
         (PTFVLU, "LINES UP ON HIS KING"),
-        (development(b(fen), "a1", "a8"), "ATTACKS SQUARES"),
-    ], "INVESTIGATE", "CHECK"))  # fmt: skip
-    fen = "4k3/8/8/8/8/3B4/8/4K3 w - - 0 30"
-    out.append(case("bishop lines up", fen, "B-N5", [
-        (-development(b(fen), "d3"), "GIVES UP ITS PRESENT DEVELOPMENT"),
-        (IVLU, "INITIAL VALUE"),
-        (PTFVLU, "LINES UP ON HIS KING"),
-        (development(b(fen), "d3", "b5"), "ATTACKS SQUARES"),
-    ], "INVESTIGATE", "CHECK"))  # fmt: skip
-    # 10 captures (2.5).  PxN, the knight defended by a pawn, the rook behind as a second
-    # attacker: victim - mover + the cheapest defender, at most the victim; then MJVLU
-    # for as many attackers as defenders.  The old development counts TTVLU on the knight
-    # (defended once, attacked twice); the new one a pawn break against the KP (2.4).
-    fen = "6k1/8/4p3/3n4/4P3/8/8/3R2K1 w - - 0 30"
-    s = b(fen)
-    out.append(case("pawn takes knight, one defender", fen, "PXN", [
-        (-(development(s, "e4") + TTVLU), "GIVES UP ITS PRESENT DEVELOPMENT"),
-        (IVLU, "INITIAL VALUE"),
-        (development(s, "d5"), "TAKES THE DEVELOPMENT OF HIS QN"),
-        (min(N, N - pawn("e4", chess.WHITE) + pawn("e6", chess.BLACK)), "WINS MATERIAL"),
-        (MJVLU, "AS MANY ATTACKERS AS DEFENDERS"),
-        (BRKVLU, "PAWN BREAK AGAINST KP"),
-        (development(s, "e4", "d5"), "ATTACKS SQUARES"),
-    ], "INVESTIGATE", "CAPTURE"))  # fmt: skip
-    # Two defenders and two attackers: not outnumbered, so victim - mover.
-    fen = "6k1/8/2p1p3/3n4/4P3/8/8/3R2K1 w - - 0 30"
-    s = b(fen)
-    out.append(case("pawn takes knight, two defenders", fen, "PXN", [
-        (-(development(s, "e4") + TTVLU), "GIVES UP ITS PRESENT DEVELOPMENT"),
-        (IVLU, "INITIAL VALUE"),
-        (development(s, "d5"), "TAKES THE DEVELOPMENT OF HIS QN"),
-        (N - pawn("e4", chess.WHITE), "WINS MATERIAL"),
-        (MJVLU, "AS MANY ATTACKERS AS DEFENDERS"),
-        (BRKVLU, "PAWN BREAK AGAINST KP"),
-        (BRKVLU, "PAWN BREAK AGAINST QBP"),
-        (development(s, "e4", "d5"), "ATTACKS SQUARES"),
-    ], "INVESTIGATE", "CAPTURE"))  # fmt: skip
-    # Three attackers on two defenders: the whole victim.
-    fen = "6k1/8/2p1p3/3n4/2P1P3/8/8/3R2K1 w - - 0 30"
-    s = b(fen)
-    out.append(case("pawn takes knight, outnumbered", fen, "E4D5", [
-        (-(development(s, "e4") + TTVLU), "GIVES UP ITS PRESENT DEVELOPMENT"),
-        (IVLU, "INITIAL VALUE"),
-        (development(s, "d5"), "TAKES THE DEVELOPMENT OF HIS QN"),
-        (N, "WINS MATERIAL"),
-        (MJVLU, "AS MANY ATTACKERS AS DEFENDERS"),
-        (BRKVLU, "PAWN BREAK AGAINST KP"),
-        (BRKVLU, "PAWN BREAK AGAINST QBP"),
-        (development(s, "e4", "d5"), "ATTACKS SQUARES"),
-    ], "INVESTIGATE", "CAPTURE"))  # fmt: skip
-    # Pawn takes pawn: the trade is classed by the exchange logic's values, the pawns'
-    # rank increments included (3.1).  Level pawns: an even trade, only MJVLU.  Each
-    # capturer stands attacked and undefended: half its value saved (2.1).  The victim's
-    # development counts the capturer's square as 0 (the mover's square, 2.3 item 11).
-    fen = "6k1/8/4p3/3p4/4P3/8/8/6K1 w - - 0 30"
-    s = b(fen)
-    out.append(case("pawn takes pawn, even", fen, "PXP", [
-        (-(development(s, "e4") + BRKVLU + TTVLU), "GIVES UP ITS PRESENT DEVELOPMENT"),
-        (pawn("e4", chess.WHITE) // 2, "SAVES ITSELF FROM CAPTURE"),
-        (IVLU, "INITIAL VALUE"),
-        (squares(s, "c4"), "TAKES THE DEVELOPMENT OF HIS QP"),
-        (MJVLU, "AS MANY ATTACKERS AS DEFENDERS"),
-        (BRKVLU, "PAWN BREAK AGAINST KP"),
-        (development(s, "e4", "d5"), "ATTACKS SQUARES"),
-    ], "INVESTIGATE", "CAPTURE"))  # fmt: skip
-    # A victim three ranks further on: the increments are won.
-    fen = "6k1/8/8/8/2p5/3p4/4P3/6K1 w - - 0 30"
-    s = b(fen)
-    out.append(case("pawn takes advanced pawn", fen, "PXP", [
-        (-(development(s, "e2") + BRKVLU + TTVLU), "GIVES UP ITS PRESENT DEVELOPMENT"),
-        (pawn("e2", chess.WHITE) // 2, "SAVES ITSELF FROM CAPTURE"),
-        (IVLU, "INITIAL VALUE"),
-        (squares(s, "c2"), "TAKES THE DEVELOPMENT OF HIS QP"),
-        (pawn("d3", chess.BLACK) - pawn("e2", chess.WHITE), "WINS MATERIAL"),
-        (MJVLU, "AS MANY ATTACKERS AS DEFENDERS"),
-        (BRKVLU, "PAWN BREAK AGAINST QBP"),
-        (development(s, "e2", "d3"), "ATTACKS SQUARES"),
-        (ACSPV, "ATTACKS THE CENTRE"),  # K4
-    ], "INVESTIGATE", "CAPTURE"))  # fmt: skip
-    # A victim two ranks further back, defended, nothing to take back with: a losing
-    # trade by the increments, unsafe.
-    fen = "6k1/2p5/3p4/4P3/8/8/8/6K1 w - - 0 30"
-    s = b(fen)
-    out.append(case("pawn takes backward pawn", fen, "PXP", [
-        (-(development(s, "e5") + BRKVLU + TTVLU), "GIVES UP ITS PRESENT DEVELOPMENT"),
-        (pawn("e5", chess.WHITE) // 2, "SAVES ITSELF FROM CAPTURE"),
-        (IVLU, "INITIAL VALUE"),
-        (squares(s, "c5"), "TAKES THE DEVELOPMENT OF HIS QP"),
-        (pawn("d6", chess.BLACK) - pawn("e5", chess.WHITE), "LOSES MATERIAL"),
-    ], "INVESTIGATE", "CAPTURE", "UNSAFE"))  # fmt: skip
-    # An undefended victim: its whole value.
+        (development(s, "a1", "e1"), "ATTACKS SQUARES"),
+    ]))  # fmt: skip
+    return out
+
+
+def capture_cases() -> list[Case]:
+    """Item 10 for captures (D10): the victim's development, the material, the +128."""
+    out = []
+    # An undefended victim: its whole value.  The victim's development is its walk.
     fen = "6k1/8/8/3n4/8/8/8/3R2K1 w - - 0 30"
-    s = b(fen)
+    s = chess.Board(fen)
     out.append(case("takes undefended", fen, "RXN", [
         (-development(s, "d1"), "GIVES UP ITS PRESENT DEVELOPMENT"),
         (IVLU, "INITIAL VALUE"),
@@ -405,247 +611,299 @@ def cases() -> list[Case]:
         (N, "TAKES UNDEFENDED QN"),
         (development(s, "d1", "d5"), "ATTACKS SQUARES"),
     ], "INVESTIGATE", "CAPTURE"))  # fmt: skip
-    # En passant: the pawn behind the ghost is the victim.
+    # A cheaper mover, nothing else of ours on the victim: victim - mover, never +128.
+    # The pawn gives up its attack on the defended knight (16: they defend it no more
+    # often than we attack it) and the centre; on Q5 it attacks his undefended KP: a
+    # pawn break and a trade offer (we are not 416 behind, D15).
+    fen = "6k1/8/4p3/3n4/4P3/8/P7/6K1 w - - 0 30"
+    s = chess.Board(fen)
+    out.append(case("wins material (D10)", fen, "PXN", [
+        (-(development(s, "e4") + TTVLU + ACSPV), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (IVLU, "INITIAL VALUE"),
+        (development(s, "d5"), "TAKES THE DEVELOPMENT OF HIS QN"),
+        (N - pawn("e4", chess.WHITE), "WINS MATERIAL"),
+        (BRKVLU, "PAWN BREAK AGAINST KP"),
+        (TRADE, "OFFERS A TRADE OF KP"),
+        (development(s, "e4", "d5"), "ATTACKS SQUARES"),
+    ], "INVESTIGATE", "CAPTURE"))  # fmt: skip
+    # An even trade, a pawn taken, one of ours on it: +128, as the root's ply (1) is at
+    # least our other attackers (0, D10).  The KP, attacked and undefended, saves itself
+    # (D3) and gives back its square with half of that; the victim's development is
+    # its push square and its capture squares that hold a piece: our KP's (D28).
+    fen = "6k1/8/4p3/3p4/4P3/8/P7/6K1 w - - 0 30"
+    s = chess.Board(fen)
+    kp = {"e4": pawn("e4", chess.WHITE) // 2}
+    out.append(case("even trade (D10), a pawn's development (D28)", fen, "PXP", [
+        (-(development(s, "e4", losses=kp) + BRKVLU + TTVLU + ACSPV),
+         "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (pawn("e4", chess.WHITE), "SAVES ITSELF FROM CAPTURE"),
+        (IVLU, "INITIAL VALUE"),
+        (squares(s, "d4", "e4", losses=kp), "TAKES THE DEVELOPMENT OF HIS QP"),
+        (MJVLU, "AS MANY ATTACKERS AS DEFENDERS"),
+        (BRKVLU, "PAWN BREAK AGAINST KP"),
+        (TRADE, "OFFERS A TRADE OF KP"),
+        (development(s, "e4", "d5", losses=kp), "ATTACKS SQUARES"),
+    ], "INVESTIGATE", "CAPTURE"))  # fmt: skip
+    # En passant: the pawn behind the ghost is the victim, its development its push
+    # square (its capture squares are empty).
     fen = "6k1/8/8/3pP3/8/8/8/6K1 w - d6 0 30"
-    s = b(fen)
+    s = chess.Board(fen)
     out.append(case("en passant", fen, "PXP", [
         (-development(s, "e5"), "GIVES UP ITS PRESENT DEVELOPMENT"),
         (PPP[6], "PUSHES A PASSED PAWN"),
         (IVLU, "INITIAL VALUE"),
-        (development(s, "d5"), "TAKES THE DEVELOPMENT OF HIS QP"),
+        (squares(s, "d4"), "TAKES THE DEVELOPMENT OF HIS QP"),
         (pawn("d5", chess.BLACK), "TAKES UNDEFENDED QP"),
         (development(s, "e5", "d6"), "ATTACKS SQUARES"),
     ], "INVESTIGATE", "CAPTURE"))  # fmt: skip
-    # A losing capture with nothing to take back: the difference lost, unsafe, no
-    # development; 13 the plausibility clamped at 0.  14 a capture at the first plies is
-    # investigated all the same (the paper's "all captures", spec 2; the surviving
-    # program took only the safe ones).
+    # A dearer mover, nothing of ours to take back: the difference lost, unsafe, no new
+    # development; 13 the plausibility clamped at 0; 14 a capture at the first plies is
+    # investigated all the same (D24).
     fen = "6k1/8/4p3/3p4/8/8/8/3R2K1 w - - 0 30"
-    s = b(fen)
-    out.append(case("loses material, clamped at 0", fen, "RXP", [
+    s = chess.Board(fen)
+    out.append(case("loses material, clamped at 0 (D24)", fen, "RXP", [
         (-(development(s, "d1") + TTVLU), "GIVES UP ITS PRESENT DEVELOPMENT"),
         (IVLU, "INITIAL VALUE"),
-        (development(s, "d5"), "TAKES THE DEVELOPMENT OF HIS QP"),
+        (squares(s, "d4"), "TAKES THE DEVELOPMENT OF HIS QP"),
         (pawn("d5", chess.BLACK) - R, "LOSES MATERIAL"),
     ], "INVESTIGATE", "CAPTURE", "UNSAFE"))  # fmt: skip
-    # The two-step estimate: his cheapest (the queen) + victim - mover - my next
-    # cheapest (the QBP), or escape with the loss, the better; safe above -32.
+    # A dearer mover whose exchange pays: his cheapest (the queen) + victim - mover >= 0
+    # (one defender: our next attacker is not taken off): +128 and nothing else, safe
+    # (D10).  On Q5 the rook blocks his queen's diagonal to our QBP (D22).
     fen = "6k1/8/4q3/3n4/2P5/8/8/3R2K1 w - - 0 30"
-    s = b(fen)
-    out.append(case("exchange estimate, safe", fen, "RXN", [
+    s = chess.Board(fen)
+    out.append(case("a losing capture that pays: +128 (D10)", fen, "RXN", [
         (-(development(s, "d1") + TTVLU), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (squares(s, "c4"), "BLOCKS THE LINE OF HIS Q"),
         (IVLU, "INITIAL VALUE"),
         (development(s, "d5"), "TAKES THE DEVELOPMENT OF HIS QN"),
-        (max(Q + N - R - pawn("c4", chess.WHITE), N - R), "EXCHANGE ESTIMATE"),
+        (MJVLU, "AS MANY ATTACKERS AS DEFENDERS"),
         (development(s, "d1", "d5"), "ATTACKS SQUARES"),
     ], "INVESTIGATE", "CAPTURE"))  # fmt: skip
-    # The second rook stands behind the first: counted as an attacker (an x-ray) but not
-    # known as a piece, so "my next cheapest" is 0 (as the original's direction records,
-    # which keep the first piece on a line only); -88 is worse than -32: unsafe.
+    # ... and one that does not: 136 + 416 - 640 = -88, worse than -32: unsafe.  The
+    # rook behind is counted as an attacker (an x-ray) but blocks nothing.
     fen = "6k1/8/4p3/3n4/8/8/3R4/3R2K1 w - - 0 30"
-    s = b(fen)
-    out.append(case("exchange estimate, unsafe", fen, "RXN", [
+    s = chess.Board(fen)
+    out.append(case("exchange estimate, unsafe (D10)", fen, "RXN", [
         (-(development(s, "d2") + TTVLU), "GIVES UP ITS PRESENT DEVELOPMENT"),
         (IVLU, "INITIAL VALUE"),
         (development(s, "d5"), "TAKES THE DEVELOPMENT OF HIS QN"),
-        (max(pawn("e6", chess.BLACK) + N - R - 0, N - R), "EXCHANGE ESTIMATE"),
+        (pawn("e6", chess.BLACK) + N - R, "EXCHANGE ESTIMATE"),
     ], "INVESTIGATE", "CAPTURE", "UNSAFE"))  # fmt: skip
-    # Quiet moves into attacked squares: an undefended square loses the piece; a square
-    # defended but attacked by a pawn loses the difference.  The knight on KB5 also
-    # blocks the KR's file (5).
+    return out
+
+
+def safety_cases() -> list[Case]:
+    """Item 10 for quiet moves (D20): the safety of the destination."""
+    out = []
+    # Nothing of ours defends QB3 and his knight attacks it: the mover lost, unsafe, no
+    # new development.
     fen = "6k1/8/8/1n6/8/8/4N3/R5K1 w - - 0 30"
+    s = chess.Board(fen)
     out.append(case("undefended square", fen, "N-B3", [
-        (-development(b(fen), "e2"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (-development(s, "e2"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (sqval(s, chess.E2), "GIVES BACK ITS SQUARE"),
         (IVLU, "INITIAL VALUE"),
         (-N, "GOES WHERE IT CAN BE TAKEN"),
     ], "UNSAFE"))  # fmt: skip
-    fen = "6k1/8/4p3/8/3N4/8/8/5RK1 w - - 0 30"
-    out.append(case("attacked by a pawn", fen, "N-B5", [
-        (-development(b(fen), "d4"), "GIVES UP ITS PRESENT DEVELOPMENT"),
-        (-squares(b(fen), "f6", "f7", "f8"), "BLOCKS THE LINE OF KR"),
+    # D20: an attacker 32 or more cheaper (a knight on a bishop) loses the difference
+    # though the square is defended.
+    fen = "6k1/8/8/5n2/8/8/5P2/2B3K1 w - - 0 30"
+    s = chess.Board(fen)
+    out.append(case("a knight 32 cheaper than the bishop (D20)", fen, "B-K3", [
+        (-development(s, "c1"), "GIVES UP ITS PRESENT DEVELOPMENT"),
         (IVLU, "INITIAL VALUE"),
-        (-(N - pawn("e6", chess.BLACK)), "GOES WHERE IT CAN BE TAKEN"),
+        (-(B - N), "GOES WHERE IT CAN BE TAKEN"),
     ], "UNSAFE"))  # fmt: skip
-    # 2.2 trapped: a bishop caught on QR7 (QN8 is covered, QN6 defended) loses its whole
-    # value under it, not half; on QN8 it blocks his QR's rank (+), opens his QR's file
-    # (-8 a square) and stands undefended.
-    fen = "r5k1/B1p5/1p6/8/8/8/8/6K1 w - - 0 30"
-    s = b(fen)
-    out.append(case("trapped piece saves itself", fen, "B-N8", [
-        (-(development(s, "a7") + TTVLU), "GIVES UP ITS PRESENT DEVELOPMENT"),
-        (B, "SAVES ITSELF FROM CAPTURE"),
-        (squares(s, "c8", "d8", "e8", "f8", "g8"), "BLOCKS THE LINE OF HIS QR"),
+    # An unsafe check is neither investigated nor even seen: an unsafe move gets no new
+    # development, and the check is found there (D1).
+    fen = "6k1/5p2/8/7p/8/8/8/3Q2K1 w - - 0 30"
+    s = chess.Board(fen)
+    out.append(case("unsafe check", fen, "Q-N4", [
+        (-(development(s, "d1") >> 1), "GIVES UP ITS PRESENT DEVELOPMENT"),
         (IVLU, "INITIAL VALUE"),
-        (6 * OPSQV, "OPENS A LINE FOR HIS QR"),
-        (-B, "GOES WHERE IT CAN BE TAKEN"),
+        (PTFVLU, "LINES UP ON HIS KING"),
+        (-Q, "GOES WHERE IT CAN BE TAKEN"),
     ], "UNSAFE"))  # fmt: skip
-    # Not trapped (it may take the bishop that attacks it): half the loss; the bishop
-    # now reaches the king's square, which it gave up (-8), and attacks it undefended.
-    fen = "6k1/8/8/1b6/8/8/4N3/6K1 w - - 0 30"
-    s = b(fen)
-    out.append(case("attacks undefended", fen, "N-B3", [
-        (-development(s, "e2"), "GIVES UP ITS PRESENT DEVELOPMENT"),
-        (N // 2, "SAVES ITSELF FROM CAPTURE"),
-        (IVLU, "INITIAL VALUE"),
-        (OPSQV, "OPENS A LINE FOR HIS QB"),
-        (B // 4, "ATTACKS UNDEFENDED QB"),
-        (development(s, "e2", "c3"), "ATTACKS SQUARES"),
-    ]))  # fmt: skip
-    # 2.6 an enemy slider let through to an own piece: its value when it is now
-    # outnumbered there; the difference when the slider is cheaper and it is defended.
-    fen = "r6k/8/8/8/N7/8/B7/7K w - - 0 30"
-    s = b(fen)
-    out.append(case("opens a line to an undefended piece", fen, "N-B5", [
-        (-development(s, "a4"), "GIVES UP ITS PRESENT DEVELOPMENT"),
-        (N // 2, "SAVES ITSELF FROM CAPTURE"),
-        (IVLU, "INITIAL VALUE"),
-        (OPSQV - B, "OPENS A LINE FOR HIS QR"),  # QR3, then the bishop
-        (development(s, "a4", "c5"), "ATTACKS SQUARES"),
-    ]))  # fmt: skip
-    fen = "6k1/8/8/8/b7/8/2N5/3R1RK1 w - - 0 30"
-    s = b(fen)
-    out.append(case("opens a line to a defended rook", fen, "N-N4", [
-        (-development(s, "c2"), "GIVES UP ITS PRESENT DEVELOPMENT"),
-        (N // 2, "SAVES ITSELF FROM CAPTURE"),
-        (IVLU, "INITIAL VALUE"),
-        (-(R - B), "OPENS A LINE FOR HIS QB"),
-        (development(s, "c2", "b4"), "ATTACKS SQUARES"),
-    ]))  # fmt: skip
-    # 2.6 my slider let through: the squares it gains, and the enemy king it reaches
-    # makes the move a (discovered) check.
-    fen = "4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 30"
-    s = b(fen)
-    out.append(case("discovered check", fen, "N-Q2", [
-        (-development(s, "e4"), "GIVES UP ITS PRESENT DEVELOPMENT"),
-        (IVLU, "INITIAL VALUE"),
-        (squares(s, "e5", "e6", "e7", "e8"), "UNBLOCKS KR"),
-        (development(s, "e4", "d2"), "ATTACKS SQUARES"),
-    ], "INVESTIGATE", "CHECK"))  # fmt: skip
-    # A pawn moving up a rook's file lets it on as far as the pawn's new square.
-    fen = "6k1/8/8/8/8/8/4P3/4R1K1 w - - 0 30"
-    s = b(fen)
-    out.append(case("pawn unblocks its rook", fen, "P-K4", [
-        (-development(s, "e2"), "GIVES UP ITS PRESENT DEVELOPMENT"),
-        (PPP[4], "PUSHES A PASSED PAWN"),
-        (IVLU, "INITIAL VALUE"),
-        (squares(s, "e3", "e4"), "UNBLOCKS KR"),
-        (development(s, "e2", "e4"), "ATTACKS SQUARES"),
-        (ACSPV, "ATTACKS THE CENTRE"),  # Q5
-    ]))  # fmt: skip
-    # 2.4 attack terms of the new position.  A defended rook worth more than the knight:
-    # half the difference, at most 256 (a defended queen).
-    for name, fen, target, points, label in [
-        ("attacks a more valuable rook", "6k1/8/p7/1r6/8/8/4N3/6K1 w - - 0 30", R,
-         (R - N) // 2, "QR"),
-        ("attacks a more valuable queen", "6k1/8/p7/1q6/8/8/4N3/6K1 w - - 0 30", Q, 256, "Q"),
-    ]:  # fmt: skip
-        s = b(fen)
+    return out
+
+
+def attack_cases() -> list[Case]:
+    """Item 11 and the attack terms (2.4; D1, D12, D15, D28)."""
+    out = []
+    # A defended rook worth more than the knight: half the difference, at most 256 (the
+    # queen: 256).  The queen attacks the knight on K2, undefended: it saves itself and
+    # lets her on to KB1.
+    for name, fen, target, label in [
+        ("attacks a more valuable rook", "6k1/8/p7/1r6/8/8/4N3/6K1 w - - 0 30", R, "QR"),
+        ("attacks a more valuable queen", "6k1/8/p7/1q6/8/8/4N3/6K1 w - - 0 30", Q, "Q"),
+    ]:
+        s = chess.Board(fen)
+        loss = {"e2": N // 2} if target == Q else {}
         terms = [(-development(s, "e2"), "GIVES UP ITS PRESENT DEVELOPMENT")]
-        if target == Q:  # the queen attacks the knight, undefended, and reaches KB1
-            terms += [(N // 2, "SAVES ITSELF FROM CAPTURE")]
-        terms += [(IVLU, "INITIAL VALUE")]
+        if target == Q:
+            terms += [(N, "SAVES ITSELF FROM CAPTURE")]
+        terms += [(sqval(s, chess.E2, loss), "GIVES BACK ITS SQUARE"), (IVLU, "INITIAL VALUE")]
         if target == Q:
             terms += [(OPSQV, "OPENS A LINE FOR HIS Q")]
-        terms += [(points, f"ATTACKS MORE VALUABLE {label}"),
+        terms += [(min((target - N) // 2, 256), f"ATTACKS MORE VALUABLE {label}"),
                   (development(s, "e2", "c3"), "ATTACKS SQUARES")]  # fmt: skip
-        assert min((target - N) // 2, 256) == points
         out.append(case(name, fen, "N-B3", terms))
-    # A pinned knight (the rook pins it to the king) and a pinned pawn defended by a pawn.
+    # A pinned knight (his KB file, to the king) defended by two pawns; a pinned pawn
+    # defended by a pawn: 16 only.
     for name, fen, points, label in [
         ("attacks pinned knight", "5k2/4p1p1/5n2/8/8/6N1/8/5RK1 w - - 0 30", APVLU, "KN"),
         ("attacks pinned pawn", "5k2/4p1p1/5p2/8/8/6N1/8/5RK1 w - - 0 30", APDPV, "KBP"),
     ]:
-        s = b(fen)
+        s = chess.Board(fen)
         out.append(case(name, fen, "N-R5", [
             (-development(s, "g3"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+            (sqval(s, chess.G3), "GIVES BACK ITS SQUARE"),
             (IVLU, "INITIAL VALUE"),
             (points, f"ATTACKS PINNED {label}"),
             (development(s, "g3", "h5"), "ATTACKS SQUARES"),
         ]))  # fmt: skip
-    # The trade offer: an undefended piece of the same type, +16 a rook ahead, -16 a
-    # rook behind (the comparisons of c197:4706-4724 corrected, machack-original 12.2e).
-    for name, fen, points in [
-        ("trade offer when ahead", "6k1/8/8/1n6/8/8/1P2N3/R5K1 w - - 0 30", TRADE),
-        ("trade offer when behind", "r5k1/8/8/1n6/8/8/1P2N3/6K1 w - - 0 30", -TRADE),
-    ]:
-        s = b(fen)
-        out.append(case(name, fen, "N-B3", [
-            (-development(s, "e2"), "GIVES UP ITS PRESENT DEVELOPMENT"),
-            (IVLU, "INITIAL VALUE"),
-            (points, "OFFERS A TRADE OF QN"),
-            (development(s, "e2", "c3"), "ATTACKS SQUARES"),
-        ]))  # fmt: skip
-    # A defended knight already attacked once: shifting the balance, and another
-    # attacker on a piece defended no more often than attacked.
-    fen = "6k1/8/p7/1n6/8/8/3PN3/1R4K1 w - - 0 30"
-    s = b(fen)
-    out.append(case("shifts the balance", fen, "N-B3", [
-        (-development(s, "e2"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+    # D28: an undefended pinned piece of the mover's type is no trade: a quarter of it,
+    # as for another type.
+    fen = "5k2/8/5n2/8/8/6N1/8/5RK1 w - - 0 30"
+    s = chess.Board(fen)
+    out.append(case("attacks a pinned knight, undefended (D28)", fen, "N-R5", [
+        (-development(s, "g3"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (sqval(s, chess.G3), "GIVES BACK ITS SQUARE"),
         (IVLU, "INITIAL VALUE"),
-        (GMAVLU, "SHIFTS THE BALANCE ON QN"),
-        (TTVLU, "ADDS AN ATTACKER ON QN"),
+        (APVLU, "ATTACKS PINNED KN"),
+        (N // 4, "ATTACKS UNDEFENDED KN"),
+        (development(s, "g3", "h5"), "ATTACKS SQUARES"),
+    ]))  # fmt: skip
+    # D15: an undefended piece of the mover's type, not pinned: a trade offer, -16 (we
+    # are a pawn ahead).  QB3 is attacked by his knight, defended by the QNP: safe.
+    fen = "6k1/8/8/1n6/8/8/1P2N3/6K1 w - - 0 30"
+    s = chess.Board(fen)
+    out.append(case("trade offer (D15)", fen, "N-B3", [
+        (-development(s, "e2"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (sqval(s, chess.E2), "GIVES BACK ITS SQUARE"),
+        (IVLU, "INITIAL VALUE"),
+        (TRADE, "OFFERS A TRADE OF QN"),
         (development(s, "e2", "c3"), "ATTACKS SQUARES"),
     ]))  # fmt: skip
-    # A pawn defended by a pawn does not shift the balance; the attacker is still added.
-    fen = "6k1/8/8/3p4/2p5/8/8/1NR3K1 w - - 0 30"
-    s = b(fen)
-    out.append(case("adds an attacker", fen, "N-R3", [
-        (-development(s, "b1"), "GIVES UP ITS PRESENT DEVELOPMENT"),
-        (IVLU, "INITIAL VALUE"),
-        (squares(s, "a1"), "UNBLOCKS QR"),
-        (TTVLU, "ADDS AN ATTACKER ON QBP"),
-        (development(s, "b1", "a3"), "ATTACKS SQUARES"),
-    ]))  # fmt: skip
-    # A pawn break on a quiet move (the KP defended by the KBP, so it is safe; level
-    # with it, the KP is not backward).
+    # D28: his knight defended by his QRP, ours on it as often: +96 when our attack word
+    # is at least his, the code sums deciding (a pawn 6 against a pawn 6); +16 (TTVLU).
+    # A rook on it instead of the pawn (code 3 against 6) gets the 16 only.
+    for name, fen, shifts in [
+        ("shifts the balance (D28)", "6k1/8/p7/1n6/P7/8/3PN3/6K1 w - - 0 30", True),
+        ("adds an attacker, codes lower (D28)", "6k1/8/p7/1n6/8/8/3PN3/1R4K1 w - - 0 30", False),
+    ]:
+        s = chess.Board(fen)
+        out.append(case(name, fen, "N-B3", [
+            (-development(s, "e2"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+            (sqval(s, chess.E2), "GIVES BACK ITS SQUARE"),
+            (IVLU, "INITIAL VALUE"),
+            *([(GMAVLU, "SHIFTS THE BALANCE ON QN")] if shifts else []),
+            (TTVLU, "ADDS AN ATTACKER ON QN"),
+            (development(s, "e2", "c3"), "ATTACKS SQUARES"),
+        ]))  # fmt: skip
+    # A pawn break on a quiet move, and the trade its pawn offers (the KP defended by
+    # the KBP: safe; level with it, not backward; his QP ahead: not passed).
     fen = "6k1/8/8/3p4/8/4PP2/8/6K1 w - - 0 30"
-    s = b(fen)
+    s = chess.Board(fen)
     out.append(case("pawn break", fen, "P-K4", [
-        (-development(s, "e3"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (-(development(s, "e3") + ACSPV), "GIVES UP ITS PRESENT DEVELOPMENT"),
         (IVLU, "INITIAL VALUE"),
         (BRKVLU, "PAWN BREAK AGAINST QP"),
+        (TRADE, "OFFERS A TRADE OF QP"),
         (development(s, "e3", "e4"), "ATTACKS SQUARES"),
         (ACSPV, "ATTACKS THE CENTRE"),
     ]))  # fmt: skip
-    # Two forcing attacks (two defended rooks, each worth more): the surviving program
-    # investigated such a move too; the paper's width extensions (spec 2) do not.
-    fen = "6k1/8/8/1r3r2/8/8/2N5/6K1 w - - 0 30"
-    s = b(fen)
-    out.append(case("fork", fen, "N-Q4", [
-        (-development(s, "c2"), "GIVES UP ITS PRESENT DEVELOPMENT"),
-        (IVLU, "INITIAL VALUE"),
-        ((R - N) // 2, "ATTACKS MORE VALUABLE KR"),
-        ((R - N) // 2, "ATTACKS MORE VALUABLE QR"),
-        (development(s, "c2", "d4"), "ATTACKS SQUARES"),
-    ]))  # fmt: skip
-    # An unsafe check is not investigated.
-    fen = "6k1/5p2/8/7p/8/8/8/3Q2K1 w - - 0 30"
-    out.append(case("unsafe check", fen, "Q-N4", [
-        (-development(b(fen), "d1"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+    # D1: a check scores as an attack on a 1536-point piece: 384 when nothing of his
+    # guards the king's square (here), else half the difference, at most 256.
+    fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 30"
+    s = chess.Board(fen)
+    out.append(case("check, the king's square unguarded (D1)", fen, "R-R8", [
+        (-development(s, "a1"), "GIVES UP ITS PRESENT DEVELOPMENT"),
         (IVLU, "INITIAL VALUE"),
         (PTFVLU, "LINES UP ON HIS KING"),
-        (-Q, "GOES WHERE IT CAN BE TAKEN"),
-    ], "CHECK", "UNSAFE"))  # fmt: skip
-    # 12 developmentally poor: the squares attacked from QN6 are 48 less than from Q5.
-    fen = "6k1/8/8/3N4/8/8/8/6K1 w - - 0 30"
-    s = b(fen)
-    assert development(s, "d5", "b6") - development(s, "d5") == BDDMT
-    out.append(case("developmentally poor", fen, "N-N6", [
-        (-development(s, "d5"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (K // 4, "CHECKS K"),
+        (development(s, "a1", "a8"), "ATTACKS SQUARES"),
+    ], "INVESTIGATE", "CHECK"))  # fmt: skip
+    # ... a queen's check with his KR guarding: (1536 - 1248) / 2, halved with the rest.
+    fen = "4k2r/8/8/8/8/8/8/3QK3 w - - 0 30"
+    s = chess.Board(fen)
+    new = development(s, "d1", "a4") + (K - Q) // 2
+    out.append(case("queen's check, guarded (D1)", fen, "Q-R4", [
+        (-(development(s, "d1") >> 1), "GIVES UP ITS PRESENT DEVELOPMENT"),
         (IVLU, "INITIAL VALUE"),
-        (development(s, "d5", "b6"), "ATTACKS SQUARES"),
-    ], "POOR"))  # fmt: skip
+        (PTFVLU, "LINES UP ON HIS KING"),
+        ((K - Q) // 2, "CHECKS K"),
+        (development(s, "d1", "a4"), "ATTACKS SQUARES"),
+        (half(new), "HALF FOR A KING OR QUEEN"),
+    ], "INVESTIGATE", "CHECK"))  # fmt: skip
+    # 8 and D1: my slider let through: its new squares, and the check it gives.
+    fen = "4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 30"
+    s = chess.Board(fen)
+    out.append(case("discovered check (D1)", fen, "N-Q2", [
+        (-development(s, "e4"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (sqval(s, chess.E4), "GIVES BACK ITS SQUARE"),
+        (IVLU, "INITIAL VALUE"),
+        (K // 4, "CHECKS K"),
+        (squares(s, "e5", "e6", "e7", "e8"), "UNBLOCKS KR"),
+        (development(s, "e4", "d2"), "ATTACKS SQUARES"),
+    ], "INVESTIGATE", "CHECK"))  # fmt: skip
+    # D12: two forcing attacks (two defended rooks, each worth more): investigated under
+    # RULES D as the surviving program did; the paper's width extensions do not.
+    fen = "6k1/8/8/1r3r2/8/8/2N5/6K1 w - - 0 30"
+    s = chess.Board(fen)
+    terms = [
+        (-development(s, "c2"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (sqval(s, chess.C2), "GIVES BACK ITS SQUARE"),
+        (IVLU, "INITIAL VALUE"),
+        ((R - N) // 2, "ATTACKS MORE VALUABLE QR"),
+        ((R - N) // 2, "ATTACKS MORE VALUABLE KR"),
+        (development(s, "c2", "d4"), "ATTACKS SQUARES"),
+    ]
+    out.append(Case("fork, D: investigated (D12)", fen, "N-Q4", terms, ["INVESTIGATE"],
+                    under=("D",)))  # fmt: skip
+    out.append(Case("fork, paper (D12)", fen, "N-Q4", terms, under=("PAPER",)))
     return out
 
 
-CASES = cases()
+def special_cases() -> list[Case]:
+    """Castling and promotion: their checks differ by the rules (D29)."""
+    out = [case("castling", ROOKS, "O-O", [(CASTLE, "CASTLES")])]
+    # Castling that checks (the rook on its new file): RULES PAPER sees the check, a safe
+    # check it investigates (spec 2); the surviving program scored castling at 768 flat.
+    fen = "3k4/8/8/8/8/8/8/R3K3 w Q - 0 30"
+    out.append(Case("castling with check, paper (D29)", fen, "O-O-O", [(CASTLE, "CASTLES")],
+                    ["INVESTIGATE", "CHECK"], under=("PAPER",)))  # fmt: skip
+    out.append(Case("castling with check, D (D29)", fen, "O-O-O", [(CASTLE, "CASTLES")],
+                    under=("D",)))  # fmt: skip
+    # A promotion scores as the pawn's push; RULES PAPER sees the new queen's check along
+    # the rank (Black's runs the other way along it).
+    for name, fen, move, pawn_sq in [
+        ("promotion with check", "k7/4P3/8/8/8/8/8/4K3 w - - 0 30", "P-K8=Q", "e7"),
+        ("promotion with check, Black", "7k/8/8/8/8/8/1p6/4K3 b - - 0 30", "B2B1Q", "b2"),
+    ]:
+        terms = [
+            (-development(chess.Board(fen), pawn_sq), "GIVES UP ITS PRESENT DEVELOPMENT"),
+            (PPP[8], "PUSHES A PASSED PAWN"),
+            (IVLU, "INITIAL VALUE"),
+        ]
+        out.append(Case(f"{name}, paper (D29)", fen, move, terms, ["INVESTIGATE", "CHECK"],
+                        under=("PAPER",)))  # fmt: skip
+        out.append(Case(f"{name}, D (D29)", fen, move, terms, under=("D",)))
+    return out
 
 
-@pytest.mark.parametrize("c", CASES, ids=[c.name for c in CASES])
-def test_term(session: Session, c: Case) -> None:
+CASES = start_cases() + pawn_cases() + line_cases() + capture_cases() + safety_cases()
+CASES += attack_cases() + special_cases()
+RUNS = [(c, r) for c in CASES for r in c.under]
+
+
+@pytest.mark.parametrize(("c", "under"), RUNS, ids=[f"{c.name} [{r}]" for c, r in RUNS])
+def test_term(session: Session, c: Case, under: str) -> None:
     """Every line of the trace, the plausibility (their sum, clamped) and the flags."""
-    got = trace(session, c.fen, c.move)
-    want = [(points, *split_text(text)) for points, text in c.terms]
+    with rules(session, under):
+        got = trace(session, c.fen, c.move)
+    want = [(points, *split_text(text)) for points, text in c.terms if points]
     assert [(p, t) for p, t, _ in got.terms] == [(p, t) for p, t, _ in want]
     for (_, _, piece), (_, _, want_piece) in zip(got.terms, want, strict=True):
         assert piece in (want_piece, None)  # a printed name is right
@@ -653,38 +911,244 @@ def test_term(session: Session, c: Case) -> None:
     assert got.flags == c.flags
 
 
-@pytest.mark.parametrize(
-    "fen",
-    [
-        "1n5k/P7/8/8/8/8/8/K7 w - - 0 40",  # promotions, by capture too, and under
-        "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
-    ],
-)
-def test_every_trace_adds_up(session: Session, fen: str) -> None:
-    """For every legal move the terms TRACE prints add up to its plausibility (clamped
-    to 0-4095); an underpromotion prints none and scores 0."""
-    for plausibility, move, flags, _ in plaus(session, fen):
-        got = trace(session, fen, move)
-        assert got.plausibility == plausibility, move
-        assert max(0, min(4095, sum(p for p, _, _ in got.terms))) == plausibility, move
-        if "=" in move and not move.endswith("=Q"):
-            assert got.terms == [] and "POOR" in flags, move
-
-
 def test_every_term_has_a_case() -> None:
     """Each text TRACE prints is asserted by some case above."""
     assert {split_text(text)[0] for c in CASES for _, text in c.terms} == set(TEXTS)
+
+
+@pytest.mark.parametrize(
+    ("fen", "loss"),
+    [
+        # his QP (144) attacks the knight, our KBP defends it, one each: knight - pawn
+        ("6k1/8/8/3p4/4N3/5P2/8/6K1 w - - 0 30", N - pawn("d5", chess.BLACK)),
+        # two of his pawns on it, one of ours: the whole knight
+        ("6k1/8/8/3p1p2/4N3/5P2/8/6K1 w - - 0 30", N),
+        # one attacker, not cheaper: nothing
+        ("4r1k1/8/8/8/4N3/5P2/8/6K1 w - - 0 30", 0),
+        # two rooks on it, our bishop defends: -(R - N - B), at most the knight
+        ("4r1k1/8/8/8/r3N3/8/2B5/6K1 w - - 0 30", min(N, -(R - N - B))),
+        # the same defended by a pawn: R - N - 136 >= 0, nothing
+        ("4r1k1/8/8/8/r3N3/5P2/8/6K1 w - - 0 30", 0),
+    ],
+)
+def test_saved_loss(session: Session, fen: str, loss: int) -> None:
+    """D3: what a piece saves by moving is its expected loss by the original's own rule
+    (LMGCD), not halved: with A his cheapest attacker, d our cheapest defender, X the
+    piece: A cheaper, X - A if he has no more attackers than we defenders, else X; one
+    attacker not cheaper, 0; else A - X - d below 0 saves that much (at most X)."""
+    got = trace(session, fen, "N-B3")
+    assert got.points("SAVES ITSELF FROM CAPTURE") == loss
+
+
+@pytest.mark.parametrize(
+    ("fen", "move", "text", "points", "unsafe"),
+    [
+        # cheaper than the victim, one defender, our rook behind: victim - mover + it, at
+        # most the victim
+        ("6k1/8/4p3/3n4/4P3/8/P7/3R2K1 w - - 0 30", "PXN", "WINS MATERIAL",
+         min(N, N - pawn("e4", chess.WHITE) + pawn("e6", chess.BLACK)), False),
+        # two defenders, two of ours: victim - mover
+        ("6k1/8/2p1p3/3n4/4P3/8/P7/3R2K1 w - - 0 30", "PXN", "WINS MATERIAL",
+         N - pawn("e4", chess.WHITE), False),
+        # two defenders, three of ours: the whole victim
+        ("6k1/8/2p1p3/3n4/2P1P3/8/P7/3R2K1 w - - 0 30", "E4D5", "WINS MATERIAL", N, False),
+        # a knight for a knight, two others of ours on it: the root's ply 1 is below our
+        # other attackers (2): no +128
+        ("6k1/8/4p3/3n4/4P3/2N5/8/3R2K1 w - - 0 30", "C3D5", "AS MANY ATTACKERS AS DEFENDERS",
+         0, False),
+        # ... one other (1): +128
+        ("6k1/8/4p3/3n4/4P3/2N5/8/6K1 w - - 0 30", "C3D5", "AS MANY ATTACKERS AS DEFENDERS",
+         MJVLU, False),
+        # a rook for a rook: +128 when the last piece the victim's walk meets is his (the
+        # walk's last ray, toward White, runs to the edge: his king on Q8 is the last) ...
+        ("3k4/8/2p5/3r3R/8/8/8/6K1 w - - 0 30", "RXR", "AS MANY ATTACKERS AS DEFENDERS",
+         MJVLU, False),
+        # ... not when it meets our QP last
+        ("3k4/8/2p5/3r3R/8/8/3P4/2K5 w - - 0 30", "RXR", "AS MANY ATTACKERS AS DEFENDERS",
+         0, False),
+        # dearer than the victim, but the capture uncovers a check: as undefended, safe
+        ("7k/4p3/3p4/8/3R4/8/1B6/6K1 w - - 0 30", "RXP", "TAKES UNDEFENDED",
+         pawn("d6", chess.BLACK), False),
+        # dearer, his bishop the one defender: 448 + 416 - 640 >= 0: +128, safe
+        ("6k1/5b2/8/3n4/8/8/3R4/3R2K1 w - - 0 30", "D2D5", "AS MANY ATTACKERS AS DEFENDERS",
+         MJVLU, False),
+        # ... his queen a second defender: our rook behind comes off: 224 - 640 < 0, the
+        # better of that and victim - mover, unsafe
+        ("3q2k1/5b2/8/3n4/8/8/3R4/3R2K1 w - - 0 30", "D2D5", "EXCHANGE ESTIMATE",
+         max(B + N - R - R, N - R), True),
+        # a bishop for a knight defended twice, the queen behind: -32, still safe (BVMNV)
+        ("6k1/8/2p1p3/3n4/8/1B6/Q7/6K1 w - - 0 30", "BXN", "EXCHANGE ESTIMATE", N - B, False),
+    ],
+)  # fmt: skip
+def test_capture_rule(
+    session: Session, fen: str, move: str, text: str, points: int, unsafe: bool
+) -> None:
+    """D10: the exchange estimate of a capture, V the victim, M the mover (PMG values):
+    undefended, V; M < V, by our other attackers and his defenders, never +128; M = V,
+    +128 by the original's tests as they run (a pawn or knight: the ply at least our
+    other attackers; else the last piece met by the victim's walk his); M > V, V if a
+    forcing attack is uncovered, else e = his cheapest defender + V - M (less our next
+    attacker, looking through the mover, against two defenders): +128 if e >= 0, else
+    the better of e and V - M, unsafe below BVMNV."""
+    got = trace(session, fen, move)
+    assert got.points(text) == points
+    assert ("UNSAFE" in got.flags) == unsafe
+    assert "CAPTURE" in got.flags and "INVESTIGATE" in got.flags  # D24: unsafe too
+
+
+@pytest.mark.parametrize(
+    ("fen", "move", "loss", "flags"),
+    [
+        # two knights on Q4, our KP defends it: the mover less the exchange, at most it
+        ("6k1/8/8/1n3n2/8/4P3/4N3/6K1 w - - 0 30", "N-Q4", N + pawn("e3", chess.WHITE) - N,
+         ["UNSAFE"]),
+        # two of our pawns on it: no more of his than our others (the knight counts
+        # itself, it attacks Q4 from K2): safe
+        ("6k1/8/8/1n3n2/8/2P1P3/4N3/6K1 w - - 0 30", "N-Q4", 0, []),
+        # a pawn there: his cheapest - mover - our cheapest > 0: safe
+        ("6k1/8/8/1n3n2/8/2P5/3P4/6K1 w - - 0 30", "P-Q4", 0, []),
+        # the move uncovers a check: safe without a test, though his pawn takes it free
+        ("4k3/8/8/8/1p2N3/8/8/4R1K1 w - - 0 30", "N-B3", 0, ["INVESTIGATE", "CHECK"]),
+    ],
+)  # fmt: skip
+def test_quiet_move_safety(
+    session: Session, fen: str, move: str, loss: int, flags: list[str]
+) -> None:
+    """D20: a quiet move is safe when it uncovers a forcing attack, when nothing of his
+    attacks the square, with one attacker not 32 cheaper than the mover, when his
+    cheapest less the mover less our cheapest (through the mover) is above 0, or when he
+    has no more attackers than our others (our count less one but for a pawn); else it
+    loses the mover, the difference, or the mover less the exchange."""
+    got = trace(session, fen, move)
+    assert got.points("GOES WHERE IT CAN BE TAKEN") == -loss
+    assert got.flags == flags
+
+
+def test_king_penalties_follow_the_move_counts(session: Session) -> None:
+    """D14: a king that has not moved, or has only castled, pays 32 (FMKING); 128 more
+    while one of its rooks has not moved (KKCAS, by the rooks' own moves: a castled rook
+    has not moved).  Games typed from the start, so the counts are the game's."""
+    castled = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "e1g1", "g8f6"]
+    got = trace(session, None, "G1H1", castled)
+    assert (got.points("FIRST MOVE OF THE KING"), got.points("GIVES UP CASTLING")) == (
+        FMKING,
+        KKCAS,
+    )
+    rooks_out = ["h2h4", "h7h5", "h1h3", "h8h6", "a2a4", "a7a5", "a1a3", "a8a6", "e2e3", "e7e6"]
+    got = trace(session, None, "E1E2", rooks_out)
+    assert (got.points("FIRST MOVE OF THE KING"), got.points("GIVES UP CASTLING")) == (FMKING, 0)
+    got = trace(session, None, "E2E1", [*rooks_out, "e1e2", "e6e5"])
+    assert (got.points("FIRST MOVE OF THE KING"), got.points("GIVES UP CASTLING")) == (0, 0)
+
+
+@pytest.mark.parametrize(("fen", "points"), [
+    ("4k3/8/8/8/8/8/8/R3K3 w Q - 0 30", FMROOK),  # the king and the QR have not moved
+    ("4k3/8/8/8/8/8/8/R3K3 w - - 0 30", 0),  # no castling right: a FEN counts them moved
+])  # fmt: skip
+def test_first_rook_move(session: Session, fen: str, points: int) -> None:
+    """D9: a rook's (or the queen's) first move while its king has never moved: -48."""
+    for under in RULES:
+        with rules(session, under):
+            assert trace(session, fen, "R-Q1").points("FIRST MOVE OF A ROOK OR THE QUEEN") == points
+
+
+def test_a_centre_pawn_taken_unmoved_is_unmoved(session: Session) -> None:
+    """D28: blocking a centre pawn asks whether that pawn has moved (NMOVES), so one
+    taken on its square still counts: QB1xQ2 after ...NxQP; a FEN of the same position
+    does not know that (a piece not on its square has moved, fen.mid NMINIT)."""
+    game = ["a2a3", "b8c6", "b2b3", "c6e5", "c2c3", "e5c4", "e2e3", "c4d2", "c1d2", "e7e6"]
+    assert trace(session, None, "F1D3", game).points("BLOCKS A CENTRE PAWN") == BCPVLU
+    fen = board_of(None, game).fen()
+    assert trace(session, fen, "F1D3").points("BLOCKS A CENTRE PAWN") == 0
+
+
+def poor_by_rule(board: chess.Board, origin: str) -> set[str]:
+    """Item 12 for the safe moves of the piece on `origin` (D21): the destination's sum
+    counts the origin when the walk from there reaches it (but a rook's), the origin's
+    sum is its present walk's; 48 or more lost is poor.  UCI moves."""
+    kind = board.piece_type_at(chess.parse_square(origin))
+    cpos = development(board, origin)
+    out = set()
+    for move in board.legal_moves:
+        if chess.square_name(move.from_square) == origin:
+            at = chess.square_name(move.to_square)
+            c = development(board, origin, at, origin_counts=kind != chess.ROOK)
+            if c - cpos <= BDDMT:
+                out.add(move.uci().upper())
+    return out
+
+
+def plaus_uci(session: Session, fen: str) -> dict[str, tuple[list[str], bool]]:
+    """PLAUS in coordinates (SMVD 2): move -> (flags, marked poor)."""
+    session.command("SMVD 2")
+    try:
+        return {move: (flags, mark) for _, move, flags, mark in plaus(session, fen)}
+    finally:
+        session.command("SMVD 0")
+
+
+def test_plaus_marks_poor_moves(session: Session) -> None:
+    """12: a developmentally poor move carries a '-' (as the original's display had it),
+    by the rule of D21: here the bishop's moves to QR2 and KN8."""
+    fen = "8/8/8/3B3k/8/8/8/1K6 w - - 0 30"
+    board = chess.Board(fen)
+    listed = plaus_uci(session, fen)
+    poor = {move for move, (_, mark) in listed.items() if mark}
+    assert poor == {move for move, (flags, _) in listed.items() if "POOR" in flags}
+    assert poor == poor_by_rule(board, "d5") | poor_by_rule(board, "b1") == {"D5A2", "D5G8"}
+
+
+def test_an_unsafe_move_is_never_poor(session: Session) -> None:
+    """D21: unsafe moves are pushed without the poor test.  B-N8 would be poor, but his
+    king takes it there."""
+    fen = "8/7k/8/3B4/8/8/8/1K6 w - - 0 30"
+    assert "D5G8" in poor_by_rule(chess.Board(fen), "d5")
+    assert plaus_uci(session, fen)["D5G8"] == (["UNSAFE"], False)
+
+
+# After 1.P-K4 P-K4 2.N-KB3 N-QB3 3.B-N5 P-QR3 4.BxN, Black: the QR's moves take the
+# early path (ply 7, unattacked), which leaves the positional sum (CPOSV) of the last
+# piece that took the normal path, in the PMG's order (pieces by number, D19): the KB.
+STALE = "r1bqkbnr/1ppp1ppp/p1B5/4p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 0 4"
+
+
+def test_the_early_path_leaves_the_last_positional_sum(session: Session) -> None:
+    """D21: on the early path the poor test compares the rook's new squares (QN1: QR1,
+    its own square, counts 0; QB1; QN2) with the KB's present sum, not its own."""
+    board = chess.Board(STALE)
+    kb = development(board, "f8")  # K2 Q3 QB4 QN5 QR6, KN2 and one past it: KR3
+    listed = plaus_uci(session, STALE)
+    for move, at in (("A8B8", "b8"), ("A8A7", "a7")):
+        c = development(board, "a8", at)
+        assert c - kb <= BDDMT < c - development(board, "a8")  # poor only by the KB's sum
+        assert listed[move] == (["POOR"], True), move
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="TRACE scores one piece only, so an early-path move's poor flag compares with "
+    "the positional sum (LCPOS) of whatever piece the last command scored, not the one "
+    "the PMG's order leaves (PLAUS, the search): TRACE R-N1 after TRACE P-QN4 in STALE "
+    "prints no POOR, PLAUS marks it poor (cmd.mid CTRACE, pmg.mid PSTART)",
+)
+def test_trace_flags_are_the_pmgs(session: Session) -> None:
+    """TRACE prints the flags the PMG gives the move, whatever was traced before."""
+    listed = {move: flags for _, move, flags, _ in plaus(session, STALE)}
+    trace(session, STALE, "P-QN4")
+    assert session.command("TRACE R-N1").lines[-2].split()[2:] == listed["R-N1"]
 
 
 def test_square_importance_by_hand(session: Session) -> None:
     """2.1 with Black to move, counted by hand: 1...N-KB3 attacks K5 (the centre on the
     enemy's half: 8 + 16 + 4), Q4 (on its own half: 8 + 16 - 4), N5 and R4 (8), its KRP,
     QP (own pieces: 8 + 8) and its king's square (8, no more for a king); KN1 is its
-    own square (0).  It is the first move of its side: -256, no old development."""
+    own square (0).  It is the first move of its side: -256, no old development; the
+    knight's square (8 + 8) is given back (D21)."""
     fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
     got = trace(session, fen, "N-KB3")
     assert got.terms == [
         (WPVLU, "EARLY MOVE OF THIS PIECE", None),
+        (16, "GIVES BACK ITS SQUARE", None),
         (IVLU, "INITIAL VALUE", None),
         (16, "UNBLOCKS", "KR"),  # KB1: the bishop's square, 8 + 8
         ((128 + 16) // 4, "ATTACKS UNDEFENDED", "KP"),  # White's KP on its 4th rank
@@ -701,29 +1165,35 @@ def test_square_importance_by_hand(session: Session) -> None:
         (ROOKS, {"a1": R // 2, "h1": R // 2}),  # attacked by his rooks, undefended
         ("6k1/8/8/1b6/8/8/4N3/6K1 w - - 0 30", {"e2": N // 2}),
         ("r5k1/B1p5/1p6/8/8/8/8/6K1 w - - 0 30", {"a7": B}),  # trapped: the whole loss
+        ("6k1/8/8/1b6/8/3Q4/8/6K1 w - - 0 30", {}),  # D4: the queen's square takes none
     ],
 )
 def test_square_importance_in_core(session: Session, fen: str, losses: dict[str, int]) -> None:
     """SQVAL (what SDS 2 draws) after PLAUS, every square: 2.1's reading plus the
-    expected loss under each own piece en prise."""
+    expected loss under each own piece en prise but the king and queen (D4)."""
     session.setup(fen)
     session.command("PLAUS")
     board = chess.Board(fen)
     for square in chess.SQUARES:
         address = 10 * (chess.square_rank(square) + 2) + 8 - chess.square_file(square)
-        want = sqval(board, square) + losses.get(chess.square_name(square), 0)
-        assert session.peek("SQVAL", address) == want, chess.square_name(square)
+        assert session.peek("SQVAL", address) == sqval(board, square, losses), square
 
 
-def test_square_of_a_piece_en_prise(session: Session) -> None:
-    """2.1: under an own piece en prise its expected loss, halved unless it is trapped.
-    The QR is attacked by his QR and undefended (loss 640, not trapped: 320), and so is
-    the KR; K-Q2 lets each rook through to the other's square."""
-    got = trace(session, ROOKS, "K-Q2")
-    board = chess.Board(ROOKS)
-    rook_square = BSQVAL + OWNSQ + R // 2
-    assert (squares(board, "d1", "c1", "b1") + rook_square, "UNBLOCKS", "KR") in got.terms
-    assert (squares(board, "f1", "g1") + rook_square, "UNBLOCKS", "QR") in got.terms
+@pytest.mark.parametrize(
+    ("fen", "loss"),
+    [
+        ("7k/8/8/8/6n1/8/5P2/K3n3 w - - 0 30", P // 2),  # KB4 free: a way out, halved
+        ("7k/8/8/6p1/6n1/8/5P2/K3n3 w - - 0 30", P),  # KB4 taken by his KNP: trapped
+    ],
+)
+def test_a_pawns_double_step_is_a_way_out(session: Session, fen: str, loss: int) -> None:
+    """2.2: a piece is trapped when none of its moves reaches a safe square; a trapped
+    piece's expected loss is not halved under it (2.1).  The KBP is attacked by a knight
+    and undefended (128); his other knight takes KB3 from it, so only the double step to
+    KB4 can save it."""
+    session.setup(fen)
+    session.command("PLAUS")
+    assert session.peek("SQVAL", 10 * 3 + 3) == BSQVAL + OWNSQ + loss  # KB2
 
 
 def test_trace_names_the_piece(session: Session) -> None:
@@ -739,16 +1209,17 @@ NAMED = {
     "BLOCKS THE LINE OF", "BLOCKS THE LINE OF HIS", "UNBLOCKS", "OPENS A LINE FOR HIS",
     "TAKES THE DEVELOPMENT OF HIS", "TAKES UNDEFENDED", "PAWN BREAK AGAINST", "ATTACKS PINNED",
     "ATTACKS UNDEFENDED", "OFFERS A TRADE OF", "ATTACKS MORE VALUABLE",
-    "SHIFTS THE BALANCE ON", "ADDS AN ATTACKER ON",
+    "SHIFTS THE BALANCE ON", "ADDS AN ATTACKER ON", "CHECKS",
 }  # fmt: skip
 
 
 @pytest.mark.parametrize(
     ("fen", "move"),
     [
-        ("6k1/8/p7/1n6/8/8/3PN3/1R4K1 w - - 0 30", "N-B3"),  # SHIFTS, then ADDS AN ATTACKER
+        ("6k1/8/p7/1n6/P7/8/3PN3/6K1 w - - 0 30", "N-B3"),  # SHIFTS, then ADDS AN ATTACKER
         ("4k3/8/2n5/1B6/8/8/8/4K3 w - - 0 30", "B-R4"),  # ATTACKS PINNED, then UNDEFENDED
-        ("6k1/8/4p3/3n4/4P3/8/8/6K1 w - - 0 30", "PXN"),  # PAWN BREAK, then TRADE
+        ("6k1/8/4p3/3n4/4P3/8/P7/6K1 w - - 0 30", "PXN"),  # PAWN BREAK, then TRADE
+        ("4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 30", "N-Q2"),  # CHECKS, then UNBLOCKS
     ],
 )
 def test_trace_names_every_piece(session: Session, fen: str, move: str) -> None:
@@ -756,27 +1227,31 @@ def test_trace_names_every_piece(session: Session, fen: str, move: str) -> None:
     assert all(piece for _, text, piece in got.terms if text in NAMED), got.terms
 
 
+def test_push_of_a_pawn_not_passed(session: Session) -> None:
+    """The KP on K4 is not passed (his QP on Q5 stands ahead of it on the next file)
+    under either rules; "passed pawn pushed" rewards pushing a pawn that is passed."""
+    for under in RULES:
+        with rules(session, under):
+            got = trace(session, "6k1/8/8/3p4/4P3/8/8/6K1 w - - 0 30", "P-K5")
+        assert got.points("PUSHES A PASSED PAWN") == 0, under
+
+
 @pytest.mark.parametrize(
-    ("fen", "loss"),
+    "fen",
     [
-        ("7k/8/8/8/6n1/8/5P2/K3n3 w - - 0 30", P // 2),  # KB4 free: a way out, halved
-        ("7k/8/8/6p1/6n1/8/5P2/K3n3 w - - 0 30", P),  # KB4 taken by his KNP: trapped
+        "1n5k/P7/8/8/8/8/8/K7 w - - 0 40",  # promotions, by capture too, and under
+        "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
     ],
 )
-def test_a_pawns_double_step_is_a_way_out(session: Session, fen: str, loss: int) -> None:
-    """2.2: a piece is trapped when none of its moves reaches a safe square; a trapped
-    piece's expected loss is not halved (2.1).  The KBP is attacked by a knight and
-    undefended (S = 128); his other knight takes KB3 from it, so only the double step
-    to KB4 can save it."""
-    got = trace(session, fen, "P-B4")
-    assert (loss, "SAVES ITSELF FROM CAPTURE") in [(points, text) for points, text, _ in got.terms]
-
-
-def test_push_of_a_pawn_not_passed(session: Session) -> None:
-    """The KP on K4 is not passed (his QP on Q5 stands ahead of it on the next file);
-    "passed pawn pushed" (c197:4066-4077) rewards pushing a pawn that is passed."""
-    got = trace(session, "6k1/8/8/3p4/4P3/8/8/6K1 w - - 0 30", "P-K5")
-    assert not any(text == "PUSHES A PASSED PAWN" for _, text, _ in got.terms)
+def test_every_trace_adds_up(session: Session, fen: str) -> None:
+    """For every legal move the terms TRACE prints add up to its plausibility (clamped
+    to 0-4095), PLAUS lists the same; an underpromotion prints none and scores 0."""
+    for plausibility, move, flags, _ in plaus(session, fen):
+        got = trace(session, fen, move)
+        assert got.plausibility == plausibility, move
+        assert max(0, min(4095, sum(p for p, _, _ in got.terms))) == plausibility, move
+        if "=" in move and not move.endswith("=Q"):
+            assert got.terms == [] and "POOR" in flags, move
 
 
 def test_plaus_lists_every_move_most_plausible_first(session: Session) -> None:
@@ -788,23 +1263,16 @@ def test_plaus_lists_every_move_most_plausible_first(session: Session) -> None:
     assert len({move for _, move, _, _ in listed}) == 20
     values = [value for value, _, _, _ in listed]
     assert values == sorted(values, reverse=True)
-    for value, move, _, _ in listed[:4] + listed[-2:]:
+    for value, move, _, _ in listed:
         assert trace(session, START, move).plausibility == value
 
 
-def test_plaus_marks_poor_moves(session: Session) -> None:
-    """A developmentally poor move carries a '-' (as the original's display had it)."""
-    listed = plaus(session, "6k1/8/8/3N4/8/8/8/6K1 w - - 0 30")
-    poor = {move for _, move, flags, mark in listed if mark}
-    assert poor == {move for _, move, flags, _ in listed if "POOR" in flags}
-    assert poor == {"N-N6", "N-B7"}  # QN6 and QB7 attack 48 less than Q5
-
-
 def test_underpromotion_is_never_plausible(session: Session) -> None:
+    """The original only queens (D29): an underpromotion scores 0 and is poor."""
     listed = plaus(session, "6k1/1P6/8/8/8/8/8/6K1 w - - 0 30")
     assert listed[0][1] == "P-N8=Q"
-    under = [(v, m, f) for v, m, f, _ in listed if "=" in m and not m.endswith("=Q")]
-    assert under == [(0, f"P-N8={x}", ["POOR"]) for x in "RBN"]
+    under = sorted((v, m, f) for v, m, f, _ in listed if "=" in m and not m.endswith("=Q"))
+    assert under == [(0, f"P-N8={x}", ["POOR"]) for x in "BNR"]
 
 
 def test_captures_investigated_up_to_setc(session: Session) -> None:
