@@ -837,6 +837,17 @@ def attack_cases() -> list[Case]:
         (development(s, "d1", "a4"), "ATTACKS SQUARES"),
         (half(new), "HALF FOR A KING OR QUEEN"),
     ], "INVESTIGATE", "CHECK"))  # fmt: skip
+    # A bishop on the enemy king's diagonal: lines up, and checks (each piece's scorer is
+    # assembled apart, pmg.mid SCORER).
+    fen = "4k3/8/8/8/8/3B4/8/4K3 w - - 0 30"
+    s = chess.Board(fen)
+    out.append(case("bishop lines up, checks (D1)", fen, "B-N5", [
+        (-development(s, "d3"), "GIVES UP ITS PRESENT DEVELOPMENT"),
+        (IVLU, "INITIAL VALUE"),
+        (PTFVLU, "LINES UP ON HIS KING"),
+        (K // 4, "CHECKS K"),
+        (development(s, "d3", "b5"), "ATTACKS SQUARES"),
+    ], "INVESTIGATE", "CHECK"))  # fmt: skip
     # 8 and D1: my slider let through: its new squares, and the check it gives.
     fen = "4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 30"
     s = chess.Board(fen)
@@ -1022,6 +1033,37 @@ def test_quiet_move_safety(
     got = trace(session, fen, move)
     assert got.points("GOES WHERE IT CAN BE TAKEN") == -loss
     assert got.flags == flags
+
+
+@pytest.mark.parametrize(
+    ("fen", "move", "points"),
+    [
+        ("4k3/8/8/8/8/8/8/R3K3 w - - 0 30", "R-R8", K // 4),  # nothing of his guards K1
+        ("4k2r/8/8/8/8/8/8/R3K3 w - - 0 30", "R-R8", min(256, (K - R) // 2)),  # his KR does
+        ("4k2r/8/8/8/8/8/8/3QK3 w - - 0 30", "Q-R4", (K - Q) // 2),
+    ],
+)
+def test_check_points(session: Session, fen: str, move: str, points: int) -> None:
+    """D1: a check is an attack on a 1536-point piece: a quarter of it when nothing of
+    his guards the king's square, else half the difference, at most 256."""
+    assert trace(session, fen, move).points("CHECKS") == points
+
+
+@pytest.mark.parametrize(
+    ("fen", "points"),
+    [
+        ("6k1/8/8/1n6/8/8/1P2N3/6K1 w - - 0 30", TRADE),  # White a pawn ahead
+        ("6k1/7n/7p/1n6/8/8/1P2N3/6K1 w - - 0 30", TRADE),  # 416 behind: still -16
+        ("r5k1/8/8/1n6/8/8/1P2N3/6K1 w - - 0 30", 0),  # 512 behind
+        ("6k1/1p2n3/8/8/1N6/8/8/6K1 b - - 0 30", TRADE),  # Black, level
+        ("6k1/1p2n3/8/8/1N6/8/8/R5K1 b - - 0 30", 0),  # Black 512 behind
+    ],
+)
+def test_trade_offer(session: Session, fen: str, points: int) -> None:
+    """D15: a trade offer (an undefended piece of the mover's kind, not pinned) costs 16
+    unless the mover's side is more than 416 behind (the material without the kings,
+    pawns 128): never +16, as the original's comparisons are assembled."""
+    assert trace(session, fen, "N-B3").points("OFFERS A TRADE OF") == points
 
 
 def test_king_penalties_follow_the_move_counts(session: Session) -> None:
