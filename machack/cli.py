@@ -708,6 +708,21 @@ def pgn_command(
               help="... for this many of its moves in a row.")  # fmt: skip
 @click.option("--draw-at", type=click.IntRange(0, 10_000), default=150, show_default=True,
               help="Adjudicate a draw after this move (0: never).")  # fmt: skip
+@click.option("--adjudicate", "judge", default=None, metavar="ENGINE",
+              help="A strong UCI engine's command line (e.g. stockfish) to judge every game "
+              "the rules of chess did not end: it scores the position where --draw-at or "
+              "--resign stopped the game, and gives the game to the side it favours by more "
+              "than --adjudicate-cp, else a draw; a --resign the judge does not agree with "
+              "is played on.  It never chooses a move.")  # fmt: skip
+@click.option("--adjudicate-ms", "judge_ms", type=click.IntRange(0, 3_600_000), default=1000,
+              show_default=True, help="The judge's milliseconds a position (0: only "
+              "--adjudicate-depth).")  # fmt: skip
+@click.option("--adjudicate-depth", "judge_depth", type=click.IntRange(1, 200), default=None,
+              help="The judge's depth a position (with --adjudicate-ms: whichever comes "
+              "first).")  # fmt: skip
+@click.option("--adjudicate-cp", "judge_cp", type=click.IntRange(0, 100_000), default=150,
+              show_default=True, help="The judge's score, in centipawns, beyond which a "
+              "side wins.")  # fmt: skip
 @click.option("-j", "--concurrency", type=click.IntRange(1, 256), default=os.cpu_count() or 1,
               show_default="the cores", help="Games at a time, one process each.")  # fmt: skip
 @click.option("--pgn", "pgn_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -715,8 +730,9 @@ def pgn_command(
 def match(
     opponent: str, options: tuple[str, ...], games: int, movetime: int | None, depth: int | None,
     settings: tuple[str, ...], emulated_speed: bool, opponent_depth: int | None,
-    openings: Path | None, resign_cp: int, resign_moves: int, draw_at: int,
-    concurrency: int, pgn_file: Path | None,
+    openings: Path | None, resign_cp: int, resign_moves: int, draw_at: int, judge: str | None,
+    judge_ms: int, judge_depth: int | None, judge_cp: int, concurrency: int,
+    pgn_file: Path | None,
 ) -> None:  # fmt: skip
     """Play Mac Hack VI against a UCI engine and score the match.
 
@@ -724,6 +740,11 @@ def match(
     PDP-6 a process), are adjudicated (a loss when the opponent's own score stays
     beyond --resign; a draw after --draw-at), go to a PGN file as they finish, and
     end with the score and the Elo difference with its 95% interval.
+
+    With --adjudicate a strong engine judges those games instead: the position the
+    rules stopped a game in goes to the side it favours by more than --adjudicate-cp
+    (150: a pawn and a half), else it is a draw; the PGN's Termination and Adjudicator
+    tags and the last move's comment say how each was judged.
 
     The surviving original Mac Hack plays as any engine does, given its image
     (--opponent original:FILE; docs/period-software.md says where to fetch it): it
@@ -735,7 +756,8 @@ def match(
     Examples (Debian: apt install stockfish):
       machack match --opponent stockfish --option UCI_LimitStrength=true \\
           --option UCI_Elo=1350 --movetime 1000
-      machack match --opponent original:chess-d.bin --set "RULES D" -n 20
+      machack match --opponent original:chess-d.bin --set "RULES D" -n 20 \\
+          --adjudicate stockfish
     """
     import chess.engine
 
@@ -753,6 +775,8 @@ def match(
             raise click.ClickException(f"the original cannot be the opponent: {exc}") from None
     elif movetime is None:
         movetime = 1000
+    if judge is not None and judge_ms == 0 and judge_depth is None:
+        raise click.UsageError("--adjudicate-ms 0 needs --adjudicate-depth")
 
     parsed: dict[str, str] = {}
     for text in options:
@@ -775,6 +799,10 @@ def match(
             resign_moves=resign_moves,
             draw_at=draw_at,
             original=original,
+            judge=[] if judge is None else matchmod.resolve_command(judge, "--adjudicate"),
+            judge_ms=judge_ms,
+            judge_depth=judge_depth,
+            judge_cp=judge_cp,
         )
     except (ValueError, OSError, UnicodeDecodeError) as exc:
         raise click.ClickException(str(exc)) from exc
@@ -786,10 +814,21 @@ def match(
         raise click.ClickException(str(exc)) from exc
     except (OSError, chess.engine.EngineError) as exc:
         raise click.ClickException(f"cannot start the opponent {opponent!r}: {exc}") from exc
+    judge_name = ""
+    if judge is not None:
+        try:
+            judge_name = matchmod.check_judge(config)
+        except (OSError, chess.engine.EngineError, TimeoutError) as exc:
+            raise click.ClickException(
+                f"cannot start the adjudicating engine {judge!r}: {' '.join(str(exc).split())}"
+            ) from None
     path = pgn_file or Path(time.strftime("match-%Y%m%d-%H%M%S.pgn"))
     _writable(path)
     click.echo(f"{games} games against {name}, {min(concurrency, games)} at a time; PGN: {path}",
                err=True)  # fmt: skip
+    if judge_name:
+        click.echo(f"unfinished games adjudicated by {judge_name}: "
+                   f"{matchmod.judge_limit_text(config)}", err=True)  # fmt: skip
     progress = matchmod.Progress(games, lambda t: click.echo(t, err=True, nl=False),
                                  sys.stderr.isatty())  # fmt: skip
     try:

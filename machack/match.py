@@ -7,6 +7,13 @@ the opponent through python-chess's UCI client.  python-chess is also the refere
 ends a game at mate, stalemate, a claimable draw or insufficient material, and applies
 the adjudication rules: a resignation when the *opponent's* own score has stayed beyond
 the threshold for some of its moves, and a draw at a given move.
+
+With a judge (``--adjudicate ENGINE``: a strong UCI engine, Stockfish say) those rules
+only stop a game; the judge scores the position they stop it in and gives the game to
+the side it favours by more than a threshold, else calls it a draw.  A game the rules
+would end on the opponent's own score goes on when the judge does not agree (the
+opponent's judgement is its own, and a weak program's may be wrong).  The judge only
+ever scores positions, on the host: it never chooses a move for either side.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import multiprocessing
 import os
 import shlex
 import shutil
+import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,7 +36,7 @@ import chess.engine
 
 from pdp6.autoengine import AutoEngine
 
-from .original import OriginalError
+from .original import OriginalError, Underpromotion
 from .pgn import MACHACK, GameRecord, emt, machack_comment
 from .player import Clock, MacHack, PositionError
 from .session import Session, SessionError
@@ -48,6 +56,8 @@ OPENINGS: tuple[tuple[str, str], ...] = (
     ("King's Gambit", "e2e4 e7e5 f2f4"),
 )
 DEBIAN_GAMES = Path("/usr/games")  # where Debian installs stockfish
+ADJUDICATION = "adjudication:"
+"""How a termination begins that the rules of chess did not decide."""
 
 
 @dataclass
@@ -74,6 +84,10 @@ class MatchConfig:
     draw_at: int = 0  # full moves; 0: never
     event: str = "Mac Hack VI match"
     original: str | None = None  # the original's image: it is the opponent (opponent.py)
+    judge: list[str] = field(default_factory=list)  # the adjudicating engine's command line
+    judge_ms: int = 1000  # its time for the position it scores
+    judge_depth: int | None = None  # and/or its depth
+    judge_cp: int = 150  # a win beyond this many centipawns (White's view), else a draw
 
 
 @dataclass
@@ -84,6 +98,10 @@ class GameResult:
     termination: str
     pgn: str
     opponent: str = ""
+    adjudicated: str = ""  # who decided a game the rules did not: "rules" or the judge's name
+    machack_s: list[float] = field(default_factory=list)  # PDP-6 seconds a searched move
+    opponent_s: list[float] = field(default_factory=list)  # its seconds a move
+    opponent_pdp6: bool = False  # its seconds are PDP-6 time (the original), not wall time
 
     @property
     def machack_points(self) -> float | None:
@@ -94,12 +112,15 @@ class GameResult:
         return 1.0 if (self.result == "1-0") == self.machack_white else 0.0
 
 
-def resolve_command(command: str) -> list[str]:
-    """The opponent's command line; a bare name not on PATH is looked for in /usr/games
+def resolve_command(command: str, option: str = "--opponent") -> list[str]:
+    """An engine's command line; a bare name not on PATH is looked for in /usr/games
     too, where Debian's stockfish is."""
-    words = shlex.split(command)
+    try:
+        words = shlex.split(command)
+    except ValueError as exc:  # an unclosed quote
+        raise ValueError(f"{option} {command!r}: {exc}") from None
     if not words:
-        raise ValueError("--opponent is empty")
+        raise ValueError(f"{option} is empty")
     if os.sep not in words[0] and shutil.which(words[0]) is None:
         games = DEBIAN_GAMES / words[0]
         if os.access(games, os.X_OK):
@@ -169,6 +190,11 @@ def open_opponent(config: MatchConfig) -> Opponent:
     return engine
 
 
+def open_judge(config: MatchConfig) -> chess.engine.SimpleEngine:
+    """Start the adjudicating engine (a failure to start is the caller's to report)."""
+    return chess.engine.SimpleEngine.popen_uci(config.judge, timeout=30)
+
+
 def boot_session() -> Session:
     """A program for a worker process (the compiled engine is built before they start)."""
     auto = AutoEngine(say=lambda text: None)
@@ -203,6 +229,9 @@ def _start_worker(config: MatchConfig) -> None:
         _worker["player"] = new_player(config)
         _worker["engine"] = engine = open_opponent(config)
         Finalize(engine, engine.quit, exitpriority=10)
+        _worker["judge"] = judge = open_judge(config) if config.judge else None
+        if judge is not None:
+            Finalize(judge, judge.quit, exitpriority=10)
     except Exception as exc:  # noqa: BLE001 - reported with each game instead
         _worker["error"] = f"the worker could not start: {exc}"
 
@@ -213,22 +242,31 @@ def _play(index: int) -> GameResult:
     config = _worker["config"]
     if _worker["error"] is None:
         try:
-            return play_game(config, _worker["player"], _worker["engine"], index)
+            return play_game(config, _worker["player"], _worker["engine"], index,
+                             _worker["judge"])  # fmt: skip
         except (
             SessionError, PositionError, OriginalError, chess.engine.EngineError, TimeoutError
         ) as exc:  # fmt: skip
             problem = f"game {index + 1} could not be finished: {exc}"
-        try:
-            _worker["engine"].quit()
-        except (chess.engine.EngineError, OSError):
-            pass
+        for name in ("engine", "judge"):
+            try:
+                if _worker.get(name) is not None:
+                    _worker[name].quit()
+            except (chess.engine.EngineError, OSError):
+                pass
         _start_worker(config)
     else:
         problem = _worker["error"]
     return GameResult(index, index % 2 == 0, "*", problem, "")
 
 
-def play_game(config: MatchConfig, player: MacHack, engine: Opponent, index: int) -> GameResult:
+def play_game(
+    config: MatchConfig,
+    player: MacHack,
+    engine: Opponent,
+    index: int,
+    judge: chess.engine.SimpleEngine | None = None,
+) -> GameResult:
     """Game ``index``: opening index // 2, Mac Hack White in the even games."""
     opening = config.openings[index // 2 % len(config.openings)]
     machack = chess.WHITE if index % 2 == 0 else chess.BLACK
@@ -247,7 +285,18 @@ def play_game(config: MatchConfig, player: MacHack, engine: Opponent, index: int
     )
     # winning[c]: the opponent's moves in a row after which its own score said c wins
     winning = {chess.WHITE: 0, chess.BLACK: 0}
-    while (end := _game_end(config, board, winning, machack, name)) is None:
+    times: dict[chess.Color, list[float]] = {chess.WHITE: [], chess.BLACK: []}
+    verdict = ""  # the judge's word on the last position, for its comment
+    while True:
+        end = _game_end(config, board, winning, machack, name)
+        if end is not None and end[1].startswith(ADJUDICATION) and judge is not None:
+            end, verdict = _judged(config, judge, board, end, index)
+            if end is None:  # the judge does not agree with the opponent's score: play on
+                winning = {chess.WHITE: 0, chess.BLACK: 0}
+                comments[-1] = f"{comments[-1]} {verdict}, play on".strip()
+                verdict = ""
+        if end is not None:
+            break
         if board.turn == machack:
             player.set_position(None, [m.uci() for m in board.move_stack])
             thought = player.think(depths, clock)
@@ -258,9 +307,19 @@ def play_game(config: MatchConfig, player: MacHack, engine: Opponent, index: int
             move = thought.move
             comment = machack_comment(thought.emulated_s, thought.value, board.turn,
                                       thought.how == "book")  # fmt: skip
+            if thought.how != "book":
+                times[machack].append(thought.emulated_s)
         else:
             started = time.perf_counter()
-            played = engine.play(board, limit, info=chess.engine.INFO_SCORE, game=index)
+            try:
+                played = engine.play(board, limit, info=chess.engine.INFO_SCORE, game=index)
+            except Underpromotion as exc:  # the game cannot go on, but its position is sound
+                end = ("*", f"the game could not go on: {exc}")
+                if judge is not None:
+                    ruled, verdict = _judged(config, judge, board, ("*", f"{ADJUDICATION} "
+                                             f"{end[1]}"), index)  # fmt: skip
+                    end = ruled or end
+                break
             if played.resigned or played.move is None:
                 end = ("1-0" if board.turn == chess.BLACK else "0-1", f"{name} resigned")
                 break
@@ -268,6 +327,7 @@ def play_game(config: MatchConfig, player: MacHack, engine: Opponent, index: int
             seconds = time.perf_counter() - started
             if config.original is not None:  # the original's PDP-6 time, as Mac Hack's
                 seconds = float(played.info.get("time", seconds))
+            times[not machack].append(seconds)
             comment = f"[%emt {emt(seconds)}]"
             comment += _judge(played.info.get("score"), board.turn, winning, config.resign_cp)
         board.push(move)
@@ -277,10 +337,90 @@ def play_game(config: MatchConfig, player: MacHack, engine: Opponent, index: int
     extra = {"Opening": opening.name, "Termination": termination}
     if config.movetime_ms is not None:
         extra["TimeControl"] = f"1/{config.movetime_ms / 1000:g}"
+    adjudicated = ""
+    if termination.startswith(ADJUDICATION):
+        adjudicated = "rules"
+        if verdict:
+            adjudicated = str(judge.id.get("name", "the judge")) if judge is not None else ""
+            extra["Adjudicator"] = f"{adjudicated}, {judge_limit_text(config)}"
+            if comments:
+                comments[-1] = f"{comments[-1]} {verdict}".strip()
     record = GameRecord(white_name, black_name, result, config.event, str(index + 1),
                         moves=[m.uci() for m in board.move_stack], comments=comments,
                         extra=extra)  # fmt: skip
-    return GameResult(index, machack == chess.WHITE, result, termination, record.pgn(), name)
+    return GameResult(index, machack == chess.WHITE, result, termination, record.pgn(), name,
+                      adjudicated, times[machack], times[not machack],
+                      config.original is not None)  # fmt: skip
+
+
+def judge_limit_text(config: MatchConfig) -> str:
+    """The judge's limit and threshold, as the PGN's Adjudicator tag gives them."""
+    limit = [f"{config.judge_ms} ms"] if config.judge_ms else []
+    if config.judge_depth is not None:
+        limit.append(f"depth {config.judge_depth}")
+    return f"{' or '.join(limit)} a position, a win beyond {config.judge_cp} cp"
+
+
+def judge_score(
+    config: MatchConfig, judge: chess.engine.SimpleEngine, board: chess.Board, index: int
+) -> tuple[chess.engine.Score, int | None]:
+    """The judge's score of ``board`` (White's view) and the depth it reached."""
+    limit = chess.engine.Limit(time=config.judge_ms / 1000 if config.judge_ms else None,
+                               depth=config.judge_depth)  # fmt: skip
+    info = judge.analyse(board, limit, game=("judge", index))
+    score = info.get("score")
+    if score is None:
+        raise chess.engine.EngineError("the adjudicating engine gave no score")
+    depth = info.get("depth")
+    return score.white(), depth if isinstance(depth, int) else None
+
+
+def verdict_for(score: chess.engine.Score, threshold: int) -> str:
+    """The result a judge's score (White's view) stands for: the side it favours by more
+    than ``threshold`` centipawns wins (a mate is beyond any threshold), else a draw.
+
+    >>> verdict_for(chess.engine.Cp(151), 150), verdict_for(chess.engine.Cp(-150), 150)
+    ('1-0', '1/2-1/2')
+    >>> verdict_for(chess.engine.Mate(-3), 150)
+    '0-1'
+    """
+    if score.is_mate():
+        return "1-0" if score > chess.engine.Cp(0) else "0-1"
+    centipawns = score.score()
+    assert centipawns is not None
+    if centipawns > threshold:
+        return "1-0"
+    if centipawns < -threshold:
+        return "0-1"
+    return "1/2-1/2"
+
+
+def score_text(score: chess.engine.Score) -> str:
+    """A White's-view score as the PGN's ``[%eval]`` writes it: ``+2.31``, ``#-3``."""
+    return f"#{score.mate()}" if score.is_mate() else f"{score.score() / 100:+.2f}"
+
+
+def _judged(
+    config: MatchConfig,
+    judge: chess.engine.SimpleEngine,
+    board: chess.Board,
+    end: tuple[str, str],
+    index: int,
+) -> tuple[tuple[str, str] | None, str]:
+    """The judge's ruling on a game the rules stopped: the result it gives and the
+    termination's text, with the comment for the last move; no end if the rule was the
+    opponent's own score and the judge does not give the game to that side (it goes
+    on)."""
+    score, depth = judge_score(config, judge, board, index)
+    result = verdict_for(score, config.judge_cp)
+    name = judge.id.get("name", "the judge")
+    at = f"depth {depth}" if depth is not None else "its limit"
+    comment = f"[%eval {score_text(score)}] {name} at {at}: {result}"
+    rule, reason = end
+    if rule in ("1-0", "0-1") and result != rule:
+        return None, comment
+    said = {"1-0": "White wins", "0-1": "Black wins", "1/2-1/2": "a draw"}[result]
+    return (result, f"{reason}; {name} {score_text(score)}: {said}"), comment
 
 
 def _machack_limits(config: MatchConfig, player: MacHack) -> tuple[Sequence[int], Clock | None]:
@@ -307,11 +447,11 @@ def _game_end(
     if outcome is not None:
         return outcome.result(), outcome.termination.name.lower()
     if config.draw_at and board.fullmove_number > config.draw_at:
-        return "1/2-1/2", f"adjudication: draw at move {config.draw_at}"
+        return "1/2-1/2", f"{ADJUDICATION} draw at move {config.draw_at}"
     for colour, moves in winning.items():
         if moves >= config.resign_moves:
             bound = f"+{config.resign_cp}" if colour != machack else f"-{config.resign_cp}"
-            reason = (f"adjudication: {name}'s own score {bound} cp or beyond "
+            reason = (f"{ADJUDICATION} {name}'s own score {bound} cp or beyond "
                       f"for {config.resign_moves} moves")  # fmt: skip
             return ("1-0" if colour == chess.WHITE else "0-1"), reason
     return None
@@ -359,7 +499,8 @@ def _fmt_elo(value: float) -> str:
 
 
 def summary(results: Sequence[GameResult]) -> list[str]:
-    """The closing lines: the score and the Elo difference with its 95% interval."""
+    """The closing lines: the score and the Elo difference with its 95% interval, how
+    many games were adjudicated and by whom, and each side's median time a move."""
     points = [r.machack_points for r in results if r.machack_points is not None]
     unfinished = len(results) - len(points)
     opponent = next((r.opponent for r in results if r.opponent), "the opponent")
@@ -375,7 +516,33 @@ def summary(results: Sequence[GameResult]) -> list[str]:
                      f"{_fmt_elo(high)})")  # fmt: skip
     if unfinished:
         lines.append(f"{unfinished} game(s) could not be finished and are not counted")
+    judged = [r for r in results if r.adjudicated]
+    if judged:
+        by: dict[str, list[float | None]] = {}
+        for r in judged:
+            by.setdefault(r.adjudicated, []).append(r.machack_points)
+        parts = []
+        for who, got in by.items():
+            done = [p for p in got if p is not None]
+            tally = (f"{done.count(1.0)} - {done.count(0.0)} - {done.count(0.5)}"
+                     if done else "none counted")  # fmt: skip
+            rules = "by the rules (the opponent's score, --draw-at)"
+            label = rules if who == "rules" else f"by {who}"
+            parts.append(f"{len(got)} {label}: {tally}")
+        lines.append(f"adjudicated {len(judged)} of {len(results)}: " + "; ".join(parts))
+    lines += _times(results, opponent)
     return lines
+
+
+def _times(results: Sequence[GameResult], opponent: str) -> list[str]:
+    """The median time of a searched move for each side, if any was timed."""
+    ours = [s for r in results for s in r.machack_s]
+    theirs = [s for r in results for s in r.opponent_s]
+    if not ours or not theirs:
+        return []
+    clock = "PDP-6" if all(r.opponent_pdp6 for r in results if r.opponent_s) else "wall"
+    return [f"median s a move: Mac Hack {statistics.median(ours):.1f} PDP-6, {opponent} "
+            f"{statistics.median(theirs):.1f} {clock}"]  # fmt: skip
 
 
 class Progress:
@@ -426,6 +593,16 @@ def run_match(
         if out is not None:
             out.close()
     return sorted(results, key=lambda r: r.index)
+
+
+def check_judge(config: MatchConfig) -> str:
+    """Start the adjudicating engine once here, so that a command that is not a UCI
+    engine is reported before any game; its name."""
+    judge = open_judge(config)
+    try:
+        return str(judge.id.get("name", " ".join(config.judge)))
+    finally:
+        judge.quit()
 
 
 def check_opponent(config: MatchConfig) -> str:

@@ -72,6 +72,10 @@ class OriginalError(RuntimeError):
     """The file is not the image, or the program did not answer as it always does."""
 
 
+class Underpromotion(OriginalError):
+    """A move the original cannot be typed: it only ever promotes to a queen."""
+
+
 def fingerprint(words: dict[int, int]) -> str:
     """sha256 over the image's words in address order (address and word, 12 bytes each)."""
     digest = hashlib.sha256()
@@ -379,7 +383,7 @@ class Original:
     def push(self, move: chess.Move) -> None:
         """Type a move of the game (it must be accepted)."""
         if move.promotion not in (None, chess.QUEEN):
-            raise OriginalError(f"{move.uci()}: the original only ever promotes to a queen")
+            raise Underpromotion(f"{move.uci()}: the original only ever promotes to a queen")
         text = typed_move(self.board, move)
         printed = self.send(text)
         if "_" not in printed:

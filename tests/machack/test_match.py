@@ -139,3 +139,162 @@ def test_a_pgn_record_reads_back() -> None:
     assert game is not None and game.headers["White"] == MACHACK
     first = game.next()
     assert first is not None and first.emt() == 31 and first.eval() is not None
+
+
+# --- adjudication by a judge: a fake UCI engine that gives every position one score ------
+FAKE_JUDGE = """
+import sys
+score = sys.argv[1]  # e.g. 'cp 300' or 'mate -2', White's view
+for line in sys.stdin:
+    words = line.split()
+    white = True
+    if not words:
+        continue
+    if words[0] == "uci":
+        print("id name Fake Judge")
+        print("uciok")
+    elif words[0] == "isready":
+        print("readyok")
+    elif words[0] == "position":
+        plies = len(words) - words.index("moves") - 1 if "moves" in words else 0
+        white = plies % 2 == 0
+    elif words[0] == "go":
+        kind, number = score.split()
+        mine = int(number) if white else -int(number)  # UCI scores are the mover's
+        print(f"info depth 7 score {kind} {mine} pv 0000")
+        print("bestmove 0000")
+    elif words[0] == "quit":
+        break
+    sys.stdout.flush()
+"""
+
+
+def fake_judge(tmp_path: Path, score: str) -> str:
+    """The command line of a judge that scores every position ``score`` (White's view)."""
+    script = tmp_path / "judge.py"
+    script.write_text(FAKE_JUDGE)
+    return f"{sys.executable} {script} '{score}'"
+
+
+def read_games(pgn: Path) -> list[chess.pgn.Game]:
+    games = []
+    with pgn.open() as stream:
+        while (game := chess.pgn.read_game(stream)) is not None:
+            games.append(game)
+    return games
+
+
+def test_unfinished_games_go_to_the_side_the_judge_favours(warm: None, tmp_path: Path) -> None:
+    pgn = tmp_path / "match.pgn"
+    args = ["match", "--opponent", RANDOM, "-n", "2", "--movetime", "100", "--depth", "2",
+            "--draw-at", "8", "-j", "1", "--pgn", str(pgn), "--adjudicate",
+            fake_judge(tmp_path, "cp 300"), "--adjudicate-ms", "50"]  # fmt: skip
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert "unfinished games adjudicated by Fake Judge: 50 ms a position, a win beyond 150 cp" in (
+        result.stderr
+    )
+    games = read_games(pgn)
+    assert len(games) == 2
+    for game in games:
+        headers = game.headers
+        assert headers["Result"] == "1-0"  # +3.00 for White: beyond 150 cp
+        assert headers["Termination"] == (
+            "adjudication: draw at move 8; Fake Judge +3.00: White wins"
+        )
+        assert headers["Adjudicator"] == "Fake Judge, 50 ms a position, a win beyond 150 cp"
+        assert game.end().comment.endswith("[%eval +3.00] Fake Judge at depth 7: 1-0")
+        assert game.end().eval() is not None
+    # Mac Hack White in game 1, Black in game 2: one win, one loss, both by the judge
+    assert result.stdout.splitlines()[0].endswith(": 1 - 1 - 0  [0.500] 2")
+    assert "adjudicated 2 of 2: 2 by Fake Judge: 1 - 1 - 0" in result.stdout
+    assert "median s a move: Mac Hack " in result.stdout and " PDP-6, Random Mover " in (
+        result.stdout
+    )
+
+
+class StubJudge:
+    """A judge in this process: every position has ``score`` (White's view)."""
+
+    id = {"name": "Stub"}
+
+    def __init__(self, score: chess.engine.Score) -> None:
+        self.score = score
+
+    def analyse(self, board: chess.Board, limit: chess.engine.Limit, game: object = None) -> dict:
+        return {"score": chess.engine.PovScore(self.score, chess.WHITE), "depth": 12}
+
+
+def test_the_judges_ruling() -> None:
+    from machack.match import MatchConfig, _judged, verdict_for
+
+    config = MatchConfig(opponent=[], judge=["stub"], judge_cp=150)
+    board = chess.Board()
+    draw_at = ("1/2-1/2", "adjudication: draw at move 150")
+    resign = ("1-0", "adjudication: X's own score +1000 cp or beyond for 3 moves")
+    Cp, Mate = chess.engine.Cp, chess.engine.Mate
+    end, comment = _judged(config, StubJudge(Cp(-151)), board, draw_at, 0)  # type: ignore[arg-type]
+    assert end == ("0-1", "adjudication: draw at move 150; Stub -1.51: Black wins")
+    assert comment == "[%eval -1.51] Stub at depth 12: 0-1"
+    end, _ = _judged(config, StubJudge(Cp(150)), board, draw_at, 0)  # type: ignore[arg-type]
+    assert end is not None and end[0] == "1/2-1/2"  # 150 is not beyond 150: a draw
+    # the opponent's own score stops a game only where the judge agrees; else play goes on
+    end, comment = _judged(config, StubJudge(Cp(40)), board, resign, 0)  # type: ignore[arg-type]
+    assert end is None and comment == "[%eval +0.40] Stub at depth 12: 1/2-1/2"
+    end, _ = _judged(config, StubJudge(Mate(4)), board, resign, 0)  # type: ignore[arg-type]
+    assert end == ("1-0", resign[1] + "; Stub #4: White wins")
+    assert verdict_for(Mate(-1), 100_000) == "0-1"
+
+
+def test_a_judge_that_does_not_start_is_one_clear_line(tmp_path: Path) -> None:
+    for judge in ("no-such-judge-here", f"{sys.executable} -c pass"):
+        result = CliRunner().invoke(main, ["match", "--opponent", RANDOM, "-n", "1",
+                                           "--pgn", str(tmp_path / "x.pgn"),
+                                           "--adjudicate", judge])  # fmt: skip
+        assert result.exit_code == 1, result.output
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(
+            f"Error: cannot start the adjudicating engine {judge!r}: "
+        ), result.output
+        assert "Traceback" not in result.output
+    assert not (tmp_path / "x.pgn").exists()  # refused before any game
+    unquoted = CliRunner().invoke(main, ["match", "--opponent", RANDOM, "--adjudicate", "'sf"])
+    assert unquoted.exit_code == 1 and '--adjudicate "\'sf": ' in unquoted.output
+    no_limit = CliRunner().invoke(main, ["match", "--opponent", RANDOM, "--adjudicate",
+                                         "stockfish", "--adjudicate-ms", "0"])  # fmt: skip
+    assert no_limit.exit_code == 2 and "--adjudicate-ms 0 needs --adjudicate-depth" in (
+        no_limit.output
+    )
+
+
+class Unplayable:
+    """An opponent that cannot be typed the game's last move (as the original an
+    underpromotion)."""
+
+    id = {"name": "Unplayable"}
+
+    def play(self, board: chess.Board, limit: object, *, info: object, game: object) -> None:
+        from machack.original import Underpromotion
+
+        raise Underpromotion(f"{board.peek().uci()}: the original only ever promotes to a queen")
+
+    def quit(self) -> None:
+        pass
+
+
+def test_a_game_that_cannot_go_on_is_judged_where_it_stopped(warm: None) -> None:
+    from machack.match import MatchConfig, new_player, play_game, read_openings
+
+    config = MatchConfig(opponent=[], movetime_ms=None, depth=1, openings=read_openings(None),
+                         judge=["stub"], judge_ms=10)  # fmt: skip
+    player = new_player(config)
+    unjudged = play_game(config, player, Unplayable(), 0)  # type: ignore[arg-type]
+    assert unjudged.result == "*" and unjudged.machack_points is None
+    assert unjudged.termination.startswith("the game could not go on: ")
+    assert '[Result "*"]' in unjudged.pgn
+    judged = play_game(config, player, Unplayable(), 0, StubJudge(chess.engine.Cp(-200)))  # type: ignore[arg-type]
+    assert judged.result == "0-1" and judged.machack_points == 0.0  # Mac Hack was White
+    assert judged.termination.startswith("adjudication: the game could not go on: ")
+    assert judged.termination.endswith("; Stub -2.00: Black wins")
+    assert judged.adjudicated == "Stub"
+    assert '[Adjudicator "Stub, 10 ms a position, a win beyond 150 cp"]' in judged.pgn
