@@ -130,13 +130,13 @@ def resolve_command(command: str, option: str = "--opponent") -> list[str]:
 
 def read_openings(path: Path | None) -> list[Opening]:
     """The built-in openings, or a file's: one opening a line, moves in SAN or
-    coordinates (``1. e4 e5 2. Nf3`` or ``e2e4 e7e5``), ``#`` comments; each line
-    checked move by move."""
+    coordinates (``1. e4 e5 2. Nf3`` or ``e2e4 e7e5``), ``#`` comments (one after the
+    moves names the opening); each line checked move by move."""
     if path is None:
         return [Opening(name, moves.split()) for name, moves in OPENINGS]
     openings = []
     for number, line in enumerate(path.read_text().splitlines(), 1):
-        text = line.split("#", 1)[0].strip()
+        text, _, note = (part.strip() for part in line.partition("#"))
         if not text:
             continue
         board = chess.Board()
@@ -150,7 +150,8 @@ def read_openings(path: Path | None) -> list[Opening]:
                     board.push(board.parse_uci(word))
                 except ValueError:
                     raise ValueError(f"{path}:{number}: {word!r} is not a legal move") from None
-        openings.append(Opening(f"{path.name}:{number}", [m.uci() for m in board.move_stack]))
+        name = note or f"{path.name}:{number}"
+        openings.append(Opening(name, [m.uci() for m in board.move_stack]))
     if not openings:
         raise ValueError(f"{path} holds no openings")
     return openings

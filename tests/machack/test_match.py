@@ -100,6 +100,7 @@ def test_openings_from_a_file(tmp_path: Path) -> None:
     path.write_text("# mine\n1. e4 c5 2. Nf3  # Sicilian\n\nd2d4 g8f6\n")
     openings = read_openings(path)
     assert [o.moves for o in openings] == [["e2e4", "c7c5", "g1f3"], ["d2d4", "g8f6"]]
+    assert [o.name for o in openings] == ["Sicilian", "openings.txt:4"]
     assert len(read_openings(None)) == 10
 
 
