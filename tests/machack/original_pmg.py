@@ -25,6 +25,7 @@ DIAGS = [9, 11, -9, -11]  # bishop rays (BDT)
 KNIGHT = [21, 19, -21, -19, 12, 8, -12, -8]
 KINGS = [1, 11, 10, 9, -1, -11, -10, -9]
 OFF = -1
+THROUGH_ORIGIN = True  # defenders behind a pushed pawn's origin count (AFLATA)
 
 
 def sq_of(s: chess.Square) -> int:
@@ -257,7 +258,30 @@ class Tables:
             if no_pinned and p.n in self.pinned:
                 continue
             out.append(p)
+        if through is not None:
+            out += [r for r in self.behind_origin(a, white, through)
+                    if not (no_pinned and r.n in self.pinned)]  # fmt: skip
         return out
+
+    def behind_origin(self, a: int, white: bool, through: int) -> list[Piece]:
+        """A pushed pawn's origin on a line from a: the slider of ours behind it (AFLATA
+        looks through the mover)."""
+        m = self.g.pieces[through]
+        if not THROUGH_ORIGIN or m.t != P:
+            return []
+        for key in ORTH + DIAGS:
+            b = a + key
+            while self.bd[b] == 0:
+                b += key
+            if b != m.sq:
+                continue
+            b += key
+            while self.bd[b] == 0:
+                b += key
+            r = self.piece(b) if self.bd[b] != OFF else None
+            if r is not None and r.white == white and slides_along(r.t, key):
+                return [r]
+        return []
 
     def cheapest(self, a, white, through=None, no_pinned=False):
         ps = self.attackers(a, white, through, no_pinned)
@@ -1086,6 +1110,7 @@ class PMG:
         if A - M - mine > 0:
             return
         lmoa = T.cnt[I][d] if p.t == P else T.cnt[I][d] - 1
+        lmoa += len(T.behind_origin(d, I, p.n))
         if his <= lmoa:
             return
         self._unsafe(sc, min(M, M + mine - A))

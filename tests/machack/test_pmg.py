@@ -1020,6 +1020,17 @@ def test_capture_rule(
         ("6k1/8/8/1n3n2/8/2P5/3P4/6K1 w - - 0 30", "P-Q4", 0, []),
         # the move uncovers a check: safe without a test, though his pawn takes it free
         ("4k3/8/8/8/1p2N3/8/8/4R1K1 w - - 0 30", "N-B3", 0, ["INVESTIGATE", "CHECK"]),
+        # a pawn's push: our rook behind its origin defends Q4 through it (the original's
+        # AFLATA looks through the mover; measured: 1.P-K4 P-Q4 636, no loss), and so one
+        # attacker, a pawn: safe
+        ("6k1/8/8/4p3/8/8/3P4/3R2K1 w - - 0 30", "P-Q4", 0, []),
+        # without the rook: nothing of ours defends it, the pawn is lost
+        ("6k1/8/8/4p3/8/8/3P4/6K1 w - - 0 30", "P-Q4", P, ["UNSAFE"]),
+        # two attackers (pawn, knight), one defender beside the rook behind: no more of his
+        # than ours, counting the rook (measured: 5.N-Q4 N-QB3 ... P-Q4 668)
+        ("6k1/8/2n5/4p3/8/5N2/3P4/3R2K1 w - - 0 30", "P-Q4", 0, []),
+        # the same without the rook: the pawn less the exchange
+        ("6k1/8/2n5/4p3/8/5N2/3P4/6K1 w - - 0 30", "P-Q4", min(P, P + N - P), ["UNSAFE"]),
     ],
 )  # fmt: skip
 def test_quiet_move_safety(
