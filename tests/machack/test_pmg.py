@@ -1177,15 +1177,10 @@ def test_the_early_path_leaves_the_last_positional_sum(session: Session) -> None
         assert listed[move] == (["POOR"], True), move
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="TRACE scores one piece only, so an early-path move's poor flag compares with "
-    "the positional sum (LCPOS) of whatever piece the last command scored, not the one "
-    "the PMG's order leaves (PLAUS, the search): TRACE R-N1 after TRACE P-QN4 in STALE "
-    "prints no POOR, PLAUS marks it poor (cmd.mid CTRACE, pmg.mid PSTART)",
-)
 def test_trace_flags_are_the_pmgs(session: Session) -> None:
-    """TRACE prints the flags the PMG gives the move, whatever was traced before."""
+    """TRACE prints the flags the PMG gives the move, whatever was traced before (it
+    scores the whole list first: the early path's poor test reads the sum the piece
+    before it in the PMG's order left)."""
     listed = {move: flags for _, move, flags, _ in plaus(session, STALE)}
     trace(session, STALE, "P-QN4")
     assert session.command("TRACE R-N1").lines[-2].split()[2:] == listed["R-N1"]
