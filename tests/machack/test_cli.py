@@ -426,6 +426,8 @@ def test_machack_play_on_a_cold_cache_switches_to_the_compiled_engine(tmp_path: 
         child.expect_exact("[the compiled engine is ready after", timeout=60)
         child.expect(r"2\. \.\.\. \S+", timeout=60)
         child.expect_exact("\r\n*")  # the prompt: Ctrl-C while it still prints is a BELL
+        child.sendcontrol("c")  # the first says how to leave, the second leaves
+        child.expect_exact("Ctrl-C again", timeout=30)
         child.sendcontrol("c")
         child.expect(pexpect.EOF, timeout=30)
     finally:
