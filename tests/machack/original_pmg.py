@@ -25,6 +25,7 @@ DIAGS = [9, 11, -9, -11]  # bishop rays (BDT)
 KNIGHT = [21, 19, -21, -19, 12, 8, -12, -8]
 KINGS = [1, 11, 10, 9, -1, -11, -10, -9]
 OFF = -1
+PASSED_BY_NUMBER = True  # the enemy pawns asked are those started beside its own start
 THROUGH_ORIGIN = True  # defenders behind a pushed pawn's origin count (AFLATA)
 
 
@@ -365,7 +366,8 @@ class Tables:
         r = A // 10
         # the enemy pawns that started on the same or an adjacent file (by number)
         base = 16 if w else 0
-        for f in (col - 1, col, col + 1):
+        nf = p.n if w else p.n - 16  # the file its number names (where it started)
+        for f in (nf - 1, nf, nf + 1) if PASSED_BY_NUMBER else (col - 1, col, col + 1):
             if 1 <= f <= 8:
                 q = self.g.pieces.get(base + f)
                 if q is not None and q.t == P and q.white != w:

@@ -190,3 +190,20 @@ def test_random_positions_against_reference(session: Session, case: int) -> None
         if got != want:
             mismatches.append((root, played, got, want))
     assert not mismatches
+
+
+def test_rules_d_asks_a_pawn_s_old_neighbours_whether_it_is_passed(session: Session) -> None:
+    """RULES D (audit D25, measured on the original): whether a pawn is passed is asked
+    of the enemy pawns that started beside the file its number names, where it started.
+    After 1.P-K4 P-K4 2.N-KB3 N-QB3 3.B-B4 N-B3 4.N-N5 P-Q4 5.PXP N-QR4 6.B-N5ch P-B3
+    White's KP stands on Q5 with Black's QBP diagonally ahead of it, yet Black's QBP did
+    not start beside the K file, and nothing stands two ranks ahead on the QB, Q and K
+    files: passed, 52 (its fifth rank).  No other pawn term: White's QP and KP share a file
+    (two on a file cost nothing), Black's KP has its KBP beside it."""
+    game = ["E2E4", "E7E5", "G1F3", "B8C6", "F1C4", "G8F6", "F3G5", "D7D5", "E4D5", "C6A5",
+            "C4B5", "C7C6"]  # fmt: skip
+    session.command("PN")
+    session.command("RULES D")
+    for move in game:
+        session.command(move)
+    assert score(session)["P"] == 52
