@@ -207,3 +207,45 @@ def test_rules_d_asks_a_pawn_s_old_neighbours_whether_it_is_passed(session: Sess
     for move in game:
         session.command(move)
     assert score(session)["P"] == 52
+
+
+@pytest.mark.parametrize(
+    ("fen", "k"),
+    [
+        # kings on their squares, nothing near them: no rank term, every square round
+        # each king unattacked (+1 a square to its tally): 0
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 0),
+        # Black's rook on the second rank: Q2, K2, KB2 attacked by it and by White's king
+        # alone, equal counts and his codes (rook 3) above ours (king 1): -1 each; Q1, KB1
+        # unattacked: +1 each; the tally -1 costs 24
+        ("4k3/8/8/8/8/8/r7/4K3 w - - 0 1", -24),
+        # the same at move 30 (the game past 40 plies at the root): no king safety
+        ("4k3/8/8/8/8/8/r7/4K3 w - - 0 30", 0),
+        # two rooks on the second rank (the second through the first): his count one
+        # more with his codes above ours, a whole count: 40 a square, three squares
+        ("4k3/8/8/8/8/8/rr6/4K3 w - - 0 1", -120),
+        # White's king on its third rank: the rank term, 8 a rank it stands up
+        ("4k3/8/8/8/8/4K3/8/8 w - - 0 1", -16),
+    ],
+)
+def test_rules_d_king_safety(session: Session, fen: str, k: int) -> None:
+    """RULES D's king safety (audit D6, the original's KINGSF, KSF1 = 40, KSF2 = 24):
+    while the game at the root is at most 40 plies old, the kings' rank term and, for
+    each king, its eight squares that are empty or hold an enemy piece: unattacked +1
+    to a tally, the enemy a whole attacker more -40, else the enemy's attack word not
+    less than ours -1; a tally below 0 costs 24 a unit.  (An immediate -24 once made it
+    cost 262,120.)"""
+    session.command("RULES D")
+    session.setup(fen)
+    assert score(session)["K"] == k
+    session.command("RULES PAPER")  # the paper's K: the rank term while both have a queen
+    assert score(session)["K"] == 0
+
+
+def test_rules_d_has_no_centre_term(session: Session) -> None:
+    """The paper's centre term (1 for the side alone with pawns on the centre squares)
+    is not the surviving program's (audit D27): C is 0 under RULES D."""
+    session.setup("4k3/8/8/8/4P3/8/8/4K3 w - - 0 30")
+    assert score(session)["C"] == 1
+    session.command("RULES D")
+    assert score(session)["C"] == 0
