@@ -202,11 +202,13 @@ def test_rules_d_asks_a_pawn_s_old_neighbours_whether_it_is_passed(session: Sess
     (two on a file cost nothing), Black's KP has its KBP beside it."""
     game = ["E2E4", "E7E5", "G1F3", "B8C6", "F1C4", "G8F6", "F3G5", "D7D5", "E4D5", "C6A5",
             "C4B5", "C7C6"]  # fmt: skip
+    session.command("NEW")
     session.command("PN")
     session.command("RULES D")
     for move in game:
         session.command(move)
     assert score(session)["P"] == 52
+    session.command("RULES PAPER")  # (the module's session goes on)
 
 
 @pytest.mark.parametrize(
@@ -249,3 +251,4 @@ def test_rules_d_has_no_centre_term(session: Session) -> None:
     assert score(session)["C"] == 1
     session.command("RULES D")
     assert score(session)["C"] == 0
+    session.command("RULES PAPER")
