@@ -11,7 +11,9 @@ as the ``time`` of the answer (the game's ``[%emt]``, as for Mac Hack's moves).
 
 It has no clock: it always searches at its settings, whatever the match's time limit
 (``--opponent-depth`` sets its SETD).  It only ever promotes to a queen, so a game in
-which our program underpromotes cannot be typed into it and is left unfinished.
+which our program underpromotes cannot be typed into it and is left unfinished (or
+judged where it stopped, by the match's ``--adjudicate`` engine).  Each game starts
+from the image booted afresh, as a UCI engine's from ``ucinewgame``.
 """
 
 from __future__ import annotations
@@ -73,13 +75,20 @@ class OriginalEngine:
 
     def __init__(self, path: str, options: Mapping[str, str], engine: str | None = None) -> None:
         self.commands = option_commands(options)  # (checked before the image is read)
-        image = load_original(path)
-        self.original = Original(image, engine=engine, quick_printing=True)
+        self.image = load_original(path)
+        self.engine = engine
         self.id = {"name": NAME}
         self.depth: int | None = None  # the SETD that --opponent-depth typed
+        self.game: object = None  # the game it plays (python-chess's ``game`` argument)
         self._new_game()
 
     def _new_game(self) -> None:
+        """The image booted afresh, not only RESET: RESET leaves some of the last game's
+        state in core (a game played after another went otherwise than the same game
+        played first), and a match's game must not depend on what its worker played
+        before it (half a second of the host's time)."""
+        self.original = self._boot()
+        self.used = False  # nothing typed or searched since the boot
         self.original.new_game()
         for line in (*self.commands, "PSVD 1"):
             printed = self.original.send(line)
@@ -87,6 +96,10 @@ class OriginalEngine:
                 raise OriginalError(f"the original refused {line!r}: {printed.strip()!r}")
         if self.depth is not None:
             self.original.command(f"SETD {self.depth}")
+
+    def _boot(self) -> Original:
+        """The image booted, printing at the fast rate (its times are its searches')."""
+        return Original(self.image, engine=self.engine, quick_printing=True)
 
     def play(
         self,
@@ -97,8 +110,13 @@ class OriginalEngine:
         game: object = None,
     ) -> chess.engine.PlayResult:
         """Its move in ``board`` (a game from the initial position), with its value as
-        the score; the limit's time is not for it (it has no clock), its depth is SETD."""
-        del info, game
+        the score; the limit's time is not for it (it has no clock), its depth is SETD.
+        A new ``game`` (as a UCI engine's ``ucinewgame``) starts from a fresh boot."""
+        del info
+        if game != self.game:
+            self.game = game
+            if self.used:
+                self._new_game()
         if board.root().fen() != chess.STARTING_FEN:
             raise OriginalError("the original can only play a game from the initial position")
         if limit.depth is not None and limit.depth != self.depth:
@@ -109,6 +127,7 @@ class OriginalEngine:
         if moves[: len(typed)] != typed:
             self._new_game()
             typed = []
+        self.used = True
         for move in moves[len(typed) :]:
             self.original.push(move)
         choice = self.original.think()

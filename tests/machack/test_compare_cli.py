@@ -335,14 +335,24 @@ def test_the_opponents_options() -> None:
             option_commands(options)
 
 
+class StandInEngine(OriginalEngine):
+    """The opponent with stand-ins for the original: one booted for each game."""
+
+    def __init__(self) -> None:
+        self.commands, self.depth, self.id, self.game = ["SETD 2"], None, {"name": "x"}, None
+        self.stand_ins: list[StandIn] = []
+        self._new_game()
+
+    def _boot(self) -> StandIn:  # type: ignore[override]
+        self.stand_ins.append(StandIn())
+        return self.stand_ins[-1]
+
+
 def test_the_opponent_types_on_or_starts_again() -> None:
-    """Each play() brings the original to the game: the moves it has are kept, a game
-    that does not continue them is typed from the start; its value is White's view, its
-    time the PDP-6's."""
-    engine = OriginalEngine.__new__(OriginalEngine)
-    engine.commands, engine.depth, engine.id = ["SETD 2"], None, {"name": "x"}
-    engine.original = StandIn()  # type: ignore[assignment]
-    engine._new_game()
+    """Each play() brings the original to the game: the moves it has are kept, a new game
+    or one that does not continue them is typed from the start, into the image booted
+    afresh; its value is White's view, its time the PDP-6's."""
+    engine = StandInEngine()
     board = chess.Board()
     board.push_uci("e2e4")
     played = engine.play(board, chess.engine.Limit(time=1.0), info=None, game=0)
@@ -352,13 +362,21 @@ def test_the_opponent_types_on_or_starts_again() -> None:
     board.push(played.move)
     board.push_uci("d2d4")
     engine.play(board, chess.engine.Limit(depth=3), info=None, game=0)  # typed on
+    assert len(engine.stand_ins) == 1  # (the first game: the boot's own)
     other = chess.Board()
+    other.push_uci("e2e4")
+    engine.play(other, chess.engine.Limit(), info=None, game=1)  # a new game: a new boot
+    other.push_uci("a7a5")
     other.push_uci("c2c4")
-    engine.play(other, chess.engine.Limit(), info=None, game=1)  # from the start
-    assert engine.original.typed == [  # type: ignore[attr-defined]
-        "SETD 2", "PSVD 1", "P/K2-K4",  # (a7a5 it made itself)
-        "SETD 3", "P/Q2-Q4",
-        "SETD 2", "PSVD 1", "SETD 3", "P/QB2-QB4",
+    engine.play(other, chess.engine.Limit(), info=None, game=1)  # typed on
+    third = chess.Board()
+    third.push_uci("g1f3")
+    engine.play(third, chess.engine.Limit(), info=None, game=1)  # not the game: from the start
+    typed = [s.typed for s in engine.stand_ins]
+    assert typed == [
+        ["SETD 2", "PSVD 1", "P/K2-K4", "SETD 3", "P/Q2-Q4"],  # (a7a5 it made itself)
+        ["SETD 2", "PSVD 1", "SETD 3", "P/K2-K4", "P/QB2-QB4"],
+        ["SETD 2", "PSVD 1", "SETD 3", "N/KN1-KB3"],
     ]  # fmt: skip
     with pytest.raises(OriginalError, match="only play a game from the initial position"):
         engine.play(chess.Board("4k3/8/8/8/8/8/8/4K2R w K - 0 1"), chess.engine.Limit(),
