@@ -5,19 +5,22 @@ Written from the notes, not from search.mid.  What the search needs at a node it
 from an *oracle*:
 
 * ``ProgramOracle`` asks a second, idle copy of the program: ``PLAUS`` for the plausible
-  move list (order, plausibility, flags, developmentally poor, pieces with safe moves),
-  ``SCORE`` for the static value and ``PREY`` for the pieces on prey and the feedover
-  verdict (the plausible move generator and the evaluator have their own references,
-  pmg_reference and sbe_reference).  The node is reached by ``SETUP`` of the root and the
-  moves of the line typed in PN mode, so the R term is measured against the root's
-  ratio and the game ply rises with the line as in the search.
+  move list (plausibility, flags, developmentally poor, pieces with safe moves; the list
+  is put back in the order the PMG generates it, ``MOVES``'s, as the search sorts it
+  itself), ``SCORE`` for the static value and ``PREY`` for the pieces on prey and the
+  feedover verdict (the plausible move generator and the evaluator have their own
+  references, pmg_reference and sbe_reference).  The node is reached by ``SETUP`` of the
+  root and the moves of the line typed in PN mode, so the R term is measured against
+  the root's ratio and the game ply rises with the line as in the search.
 
-So what is checked here is the search's own rules: depth, widths and their extensions,
-alpha-beta with the equal-value rule, the value modifications, feedover and its limits,
-the capture search, mate and repetition values, and the counters of STATS.
+So what is checked here is the search's own rules: depth, the order the PMG's list is
+taken in (its sort), the widths and their extensions, alpha-beta with the equal-value
+rule, the value modifications, feedover and its limits, the capture search, mate and
+repetition values, and the counters of STATS.
 
 Values are negamax (for the side to move).  Readings where the notes leave room are
-marked CHOICE.
+marked CHOICE.  The rules are the program's default rule set, RULES PAPER; RULES D (the
+surviving program's leaf, prey test and capture candidates) is not read here.
 """
 
 from __future__ import annotations
@@ -31,8 +34,9 @@ from .pmg_reference import Position
 
 MATEV = 28672  # mate in n plies from the root: MATEV - n (docs/machack.md)
 FLUSH = 32768  # the root's window: the flushed values (EVMST sentinels)
-MATED_RANGE = 28160  # |v| >= 67000 octal: the mover is mated, the slot is given back
+MATED_RANGE = 28160  # |v| >= 67000 octal: the mover is mated, the place is given back
 BDPV, MSPMV, MSP0MV, MSP1MV = 3, 1, 4, 2
+AC_S = 0o16  # the search's accumulator S: the ply of the node (0 at the root)
 
 
 # ----------------------------------------------------------------------------------------
@@ -71,6 +75,7 @@ class ProgramOracle:
         self.s.command("PN")
         self.s.command("BOOK OFF")
         self.s.command("SETC 0")  # PLAUS's INVESTIGATE without the capture rule
+        self.s.command("SMVD 2")  # PLAUS's moves in coordinates
 
     def _go(self, path: tuple[str, ...]) -> None:
         self.s.setup(self.root)
@@ -84,21 +89,14 @@ class ProgramOracle:
             return self.cache[path]
         self._go(path)
         info: dict = {}
-        lines = self._plaus_root_flags()
+        lines = self._plaus_at_node(len(path))
         head = lines[0].split()
         info["safe"] = int(head[3])
-        text_to_move: dict[str, chess.Move] = {}
-        for m in board.legal_moves:
-            for t in names(board, m):
-                text_to_move[t] = m
         entries = []
-        for line in lines[1:-1]:
+        for line in lines[1:-1]:  # "-" if poor, plausibility, the move, its flags
             words = line[1:].split()
-            text = words[1]
-            m = text_to_move.get(text)
-            if m is None:
-                m = self._by_trace(board, int(words[0]), set(words[2:]), entries)
-            entries.append(Entry(m, int(words[0]), set(words[2:]), line[0] == "-"))
+            move = chess.Move.from_uci(words[1].lower())
+            entries.append(Entry(move, int(words[0]), set(words[2:]), line[0] == "-"))
         info["list"] = entries
         words = self.s.command("SCORE").lines[0].split()
         info["score"] = int(words[words.index("S") + 1])
@@ -116,11 +114,15 @@ class ProgramOracle:
         self.cache[path] = info
         return info
 
-    def _plaus_root_flags(self) -> list[str]:
-        """PLAUS, with the game-phase flags of the search's root: the search computes
-        OPENF (game ply <= 16) and OPNMID (<= 40) once at the root (machack-original
-        4.8), PLAUS from the position it is given; they are set back to the root's
-        after PLAUS has computed them (a breakpoint at PMPREP)."""
+    def _plaus_at_node(self, ply: int) -> list[str]:
+        """PLAUS as the search's PMG scores the node ``ply`` plies below the root.
+        The search computes the game's ply at the root (RGPLY) and the game-phase flags
+        OPENF (game ply <= 16) and OPNMID (<= 40) once there (machack-original 4.8),
+        and its PMG reads the ply of the node too (accumulator S, 0 at the root): the
+        early start value by the game's ply RGPLY + S, the even trade's +128 when S + 1
+        is at least our other attackers (plausibility.md, D10).  PLAUS computes them
+        from the position it is given with S = 0; they are set to the search's after
+        PLAUS has computed them (a breakpoint at PMPREP), and S back after."""
         from machack.session import parse_reply
 
         root = chess.Board(self.root)
@@ -129,6 +131,7 @@ class ProgramOracle:
         m, sym = self.s.machine, self.s.image.symbol
         bp = sym("PMPREP")
         m.breakpoints.add(bp)
+        s_before = None
         try:
             self.s.type(b"PLAUS\r")
             while True:
@@ -136,6 +139,8 @@ class ProgramOracle:
                 if stop.reason == "breakpoint" and m.pc == bp:
                     m.memory[sym("OPENF")] = full if gp <= 16 else 0
                     m.memory[sym("OPNMID")] = full if gp <= 40 else 0
+                    m.memory[sym("RGPLY")] = gp
+                    s_before, m.memory[AC_S] = m.memory[AC_S], ply
                     continue
                 if stop.reason == "breakpoint" and self.s.at_prompt():
                     break
@@ -144,20 +149,10 @@ class ProgramOracle:
                 self.s._wait_for_key(5_000_000, 1e18)
         finally:
             m.breakpoints.discard(bp)
+            if s_before is not None:
+                m.memory[AC_S] = s_before
         reply = parse_reply(self.s.host.take_output())
         return reply.lines
-
-    def _by_trace(self, board, plaus, flags, done) -> chess.Move:
-        taken = {e.move for e in done}
-        for m in board.legal_moves:
-            if m in taken:
-                continue
-            total = self.s.send("TRACE " + m.uci().upper()).lines[-2].split()
-            if int(total[0]) == plaus and set(total[2:]) == flags - {"POOR"} | (
-                {"POOR"} & set(total[2:])
-            ):
-                return m
-        raise RuntimeError("PLAUS move not found")
 
     def moves(self, path, board) -> list[str]:
         """The legal moves in the program's generator order (MOVES)."""
@@ -168,8 +163,18 @@ class ProgramOracle:
         return self.cache[key]
 
     def plaus(self, path, board) -> NodeList:
+        """The PMG's list in the order the PMG generates and scores it (``MOVES``'s
+        order), unsorted: PLAUS prints it sorted, and the sort is the search's rule."""
         info = self._info(path, board)
-        return NodeList(info["list"], info["safe"])
+        by_move = {e.move.uci(): e for e in info["list"]}
+        generated = self.moves(path, board)
+        if sorted(generated) != sorted(by_move):
+            raise RuntimeError(f"PLAUS and MOVES list different moves at {path}")
+        return NodeList([by_move[u] for u in generated], info["safe"])
+
+    def plaus_order(self, path, board) -> list[str]:
+        """The moves in the order PLAUS prints them (the program's SORTM)."""
+        return [e.move.uci() for e in self._info(path, board)["list"]]
 
     def score(self, path, board) -> int:
         return self._info(path, board)["score"]
@@ -179,6 +184,67 @@ class ProgramOracle:
         return info["prey"], info["feedover"]
 
 
+# --- the order and the width of a PMG node (4.3; audit D19, D23) ---------------------------
+SORT_BITS = 12  # the sort's key: the low 12 bits of the plausibility (or estimate)
+
+
+def radix_exchange_sort(items: list, key) -> list:
+    """The original's SORT (audit D19), which the program's SORTM is: the items sorted
+    by the low 12 bits of ``key(item)``, highest first, by an MSD radix-exchange sort,
+    which is not stable.  On the key's top bit the list is split in place: a pointer
+    from the left passes items with the bit, one from the right passes items without
+    it; where both stop, the two items change places and both pointers move on; when
+    they have crossed, the part with the bit (the left) and the part without it are
+    each sorted the same way on the next bit down.  A part of fewer than two items, or
+    with no bit left, is as it stands."""
+    out = list(items)
+
+    def has(i: int, bit: int) -> bool:
+        return bool(key(out[i]) & (1 << bit))
+
+    def exchange(lo: int, hi: int, bit: int) -> None:  # out[lo:hi] on bit and below
+        if hi - lo < 2 or bit < 0:
+            return
+        left, right = lo, hi - 1
+        while left <= right:
+            if has(left, bit):
+                left += 1
+            elif not has(right, bit):
+                right -= 1
+            else:
+                out[left], out[right] = out[right], out[left]
+                left, right = left + 1, right - 1
+        exchange(lo, left, bit - 1)
+        exchange(left, hi, bit - 1)
+
+    exchange(0, len(out), SORT_BITS - 1)
+    return out
+
+
+def sort_moves(entries: list[Entry]) -> list[Entry]:
+    """The PMG's list as the search takes it (audit D19): in the order the PMG generates
+    it, sorted by plausibility with the original's sort (``radix_exchange_sort``)."""
+    return radix_exchange_sort(entries, lambda e: e.plaus)
+
+
+def width_count(board: chess.Board, entries: list[Entry], w: int, safe_pieces: int) -> int:
+    """The width (machack-original 4.3, as the original counts it: audit D23), fixed from
+    the sorted list before any move is searched: the first ``w`` moves, then on down the
+    list until the moves taken so far are of k = min(2 * pieces with a safe move, w) / 2
+    distinct pieces.  Castling is a move of no piece (it counts as a move, never as a
+    piece).  The search takes the first ``count`` moves and, beyond them, only moves to
+    investigate."""
+    k = min(2 * safe_pieces, w) // 2
+    count, pieces = 0, set()
+    for e in entries:
+        if count >= w and len(pieces) >= k:
+            break
+        count += 1
+        if not board.is_castling(e.move):
+            pieces.add(e.move.from_square)
+    return count
+
+
 # --- the capture search's candidates (4.7) ----------------------------------------------
 def capture_candidates(board: chess.Board, prey, order=None) -> list[tuple[int, chess.Move]]:
     """4.7: every capture by the side to move of an enemy piece on prey, from each
@@ -186,8 +252,11 @@ def capture_candidates(board: chess.Board, prey, order=None) -> list[tuple[int, 
     undefended; a losing capture only when the capturer is attacked (an escape, 0).
     Spec 1 adds promotions ("captures or promotions that appear to gain material"):
     CHOICE a promotion to a queen without capture at 512 (a pawn's promotion gain, one
-    reading), under-promotions never.  Sorted, most gain first; ties in ``order`` (the
-    program's move generator order, MOVES) if given, else python-chess's."""
+    reading), under-promotions never.  In the generator's order, ``order`` (the
+    program's, MOVES) if given, else python-chess's, then sorted most gain first by the
+    sort of the PMG's list (the original's capture search sorts its candidates with its
+    one SORT, machack-original 4.7, on the estimate kept + 2048 so as never to be
+    negative): ties do not keep the generator's order."""
     pos = Position(board)
     he = not board.turn
     on_prey = {sq for sq, colour, *_ in prey if colour == he}
@@ -219,8 +288,7 @@ def capture_candidates(board: chess.Board, prey, order=None) -> list[tuple[int, 
     if order is not None:
         rank = {u: i for i, u in enumerate(order)}
         out.sort(key=lambda gm: rank.get(gm[1].uci(), 999))
-    out.sort(key=lambda gm: -gm[0])
-    return out
+    return radix_exchange_sort(out, lambda gm: gm[0] + 2048)
 
 
 # --- value modifications (4.6) ----------------------------------------------------------
@@ -298,42 +366,48 @@ class Search:
     def width(self, ply: int) -> int:
         return self.widths[min(ply, len(self.widths)) - 1]
 
-    # A node of the basic search (ply <= SETD) or a fed-over leaf.
-    #
-    # CHOICE (values of cut nodes): the notes return the flushed value (+32768 for the
-    # side to move) from a node that is cut off and skip the modifications of a child
-    # that returns it.  Here a cut node returns the value that cut it (as SMVD types a
-    # refuted root move "with the refuting line's value", docs/machack.md), and a child
-    # is taken as flushed when its value shows it was cut: no better than alpha (below
-    # it when alpha came from a modified value), once a best is known.  The choices are
-    # the same; only the value a refuted line reports differs.
     def pmg_node(self, path, board, ply, alpha, a_eq, beta, b_eq, mcfb) -> Result:
+        """A node searched with the plausible move generator: the basic search (ply <=
+        SETD) or a fed-over leaf.  No legal move: mated or stalemate (spec 1).  The
+        PMG's list is sorted (``sort_moves``) and taken in that order; the count of
+        moves taken is fixed before the search (``width_count``), beyond it only moves
+        to investigate (spec 2); a move within the count whose value shows the mover
+        mated gives its place back, so the count grows by one (4.3).  Each child is
+        searched with the window turned round, an equal value cutting unless alpha came
+        from a modified value (4.4); its value is modified (4.6) and then compared: a
+        cut-off at beta, a new best strictly better, the window moved by the raw value.
+
+        CHOICE (values of cut nodes): the notes return the flushed value (+32768 for
+        the side to move) from a node that is cut off and skip the modifications of a
+        child that returns it.  Here a cut node returns the value that cut it (as SMVD
+        types a refuted root move "with the refuting line's value", docs/machack.md),
+        and a child is taken as flushed when its value shows it was cut: no better than
+        alpha (below it when alpha came from a modified value), once a best is known.
+        The choices are the same; only the value a refuted line reports differs."""
         self.st.pmg += 1
         nl = self.o.plaus(path, board)
         if not nl.entries:
             if board.is_check():
                 return Result(-(MATEV - (ply - 1)), [])
             return Result(0, [])
-        w = self.width(ply)
-        k = min(2 * nl.safe_pieces, w) // 2
-        counted, pieces = 0, set()
+        entries = sort_moves(nl.entries)
+        count = width_count(board, entries, self.width(ply), nl.safe_pieces)
         best: tuple[int, int, list] | None = None  # (modified, raw, pv)
         root = ply == 1
-        for e in nl.entries:
-            # spec 2: a safe check (PLAUS's INVESTIGATE, at SETC 0); any capture, safe
-            # or not, in the first SETC plies
+        for place, e in enumerate(entries, 1):
+            # spec 2: beyond the count only a move to investigate: a safe check (PLAUS's
+            # INVESTIGATE, at SETC 0), or any capture, safe or not, in the first SETC plies
             inv = ("INVESTIGATE" in e.flags) or ("CAPTURE" in e.flags and ply <= self.setc)
-            if not (counted < w or len(pieces) < k or inv):
+            if place > count and not inv:
                 continue
-            pieces.add(e.move.from_square)
             board.push(e.move)
             child = self.node(path + (e.move.uci(),), board, ply + 1,
                               -beta, b_eq, -alpha, a_eq, mcfb)  # fmt: skip
             board.pop()
             raw = -child.value
             line = [e.move] + child.pv
-            if raw > -MATED_RANGE:
-                counted += 1  # a move after which the mover is mated gives its slot back
+            if raw <= -MATED_RANGE and place <= count:
+                count += 1  # the mover mated: a move within the count gives its place back
             flushed = best is not None and (raw < alpha or (raw == alpha and a_eq))
             if flushed:
                 if root:

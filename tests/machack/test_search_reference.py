@@ -19,7 +19,7 @@ import pytest
 from machack.session import Session
 
 from .conftest import game_positions
-from .search_reference import ProgramOracle, Search, names
+from .search_reference import ProgramOracle, Search, names, sort_moves
 
 # Positions of the search tests (test_greenblatt) and of the rules they exercise.
 RULES = [
@@ -114,6 +114,22 @@ def check(session: Session, oracle: Session, fens: list[str], every: list[tuple]
                 wrong.append(f"{fen} {settings}: " + "; ".join(
                     f"{k} program {got[k]} reference {want[k]}" for k in keys))  # fmt: skip
     assert not wrong, f"{len(wrong)} searches differ:\n" + "\n".join(wrong[:5])
+
+
+def test_the_pmg_list_is_taken_in_the_radix_exchange_sorts_order(oracle: Session) -> None:
+    """PLAUS types the PMG's list as the search takes it (the program's SORTM); the
+    reference sorts the generator's order (MOVES) itself: the orders are the same, ties
+    included, and in some positions they are not those of a stable sort."""
+    unstable = 0
+    for fen in RULES + game_positions(every=8):
+        board = chess.Board(fen)
+        program = ProgramOracle(oracle, fen)
+        generated = program.plaus((), board).entries
+        reference = [e.move.uci() for e in sort_moves(generated)]
+        assert reference == program.plaus_order((), board), fen
+        stable = sorted(generated, key=lambda e: -(e.plaus & 0o7777))
+        unstable += reference != [e.move.uci() for e in stable]
+    assert unstable
 
 
 def test_the_search_follows_its_rules(session: Session, oracle: Session) -> None:
