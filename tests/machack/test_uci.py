@@ -221,8 +221,9 @@ def test_emulated_speed_counts_pdp6_seconds_and_keeps_the_pace() -> None:
                     "go movetime 800", hold=1.5)  # fmt: skip
     lines = out.getvalue().splitlines()
     times = [float(x.split("PDP-6 time ")[1].split()[0]) for x in lines if "PDP-6 time" in x]
-    # (depth 1 from the start takes 1.1 PDP-6 seconds, its first root move less than 0.8)
-    assert times and 0.8 <= max(times) <= 0.8 + 0.05  # BELL rang at 0.8 emulated seconds
+    # (depth 1 from the start takes 1.1 PDP-6 seconds; BELL rings at 0.8 emulated seconds
+    # and is seen at the next node: the root's PMG call, under 0.15 s, does not look)
+    assert times and 0.8 <= max(times) <= 0.8 + 0.15
     assert lines[-1].startswith("bestmove ")
     answered = out.times[-1] - started
     assert 0.8 <= answered < 1.45
@@ -448,15 +449,24 @@ def test_go_mate_deepens_only_until_the_mate_is_found() -> None:
 
 
 def test_go_nodes_stops_near_the_count() -> None:
-    """The program's own node count, all depths together: depth 7 is begun (2500 nodes
-    by depth 6: less than 40% of 7000) and BELL stops it once the count is reached
-    (looked at between slices of the run: some tens of nodes); Depth 20, so that only
-    the count stops it."""
-    out = run_lines(NO_BOOK, "setoption name Depth value 20", AFTER_E4, "go nodes 7000",
+    """The program's own node count, all depths together: a count is chosen from the
+    counts each depth reaches (a first search to depth 7) so that another depth is begun
+    (what is done by then is under 40% of the count) and cannot end before the count;
+    BELL stops it once the count is reached (looked at between slices of the run: some
+    tens of nodes).  Depth 20, so that only the count stops it."""
+    out = run_lines(NO_BOOK, AFTER_E4, "go infinite", when="info depth 7 ",
+                    then=("stop", None))  # fmt: skip
+    done = [int(line.split(" nodes ")[1].split()[0]) for line in out if " nodes " in line]
+    count = next(
+        -(-done[k] * 100 // 35)
+        for k in range(2, len(done) - 1)
+        if done[k + 1] > -(-done[k] * 100 // 35) + 600
+    )
+    out = run_lines(NO_BOOK, "setoption name Depth value 20", AFTER_E4, f"go nodes {count}",
                     when="bestmove ", then=(None,))  # fmt: skip
     answer(out, e4())
     nodes = [int(line.split(" nodes ")[1].split()[0]) for line in out if " nodes " in line]
-    assert nodes == sorted(nodes) and 7000 <= nodes[-1] <= 7000 + 500, out
+    assert nodes == sorted(nodes) and count <= nodes[-1] <= count + 500, (count, out)
     assert out[-2].endswith("(stopped by BELL)"), out
 
 
