@@ -202,6 +202,8 @@ def test_pawn_bits_and_piece_counts_at_special_moves(
     [
         "4k3/8/8/2KPp2r/8/8/8/8 w - e6 0 2",  # e.p. would expose the king along the rank
         "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1",  # the same for Black
+        "8/8/8/6pP/5K2/8/8/6k1 w - g6 0 2",  # e.p. takes the pawn that just gave check
+        "8/8/8/4k3/3Pp3/8/8/4K3 b - d3 0 1",  # the same for Black
         "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",  # both castlings
         "r3k2r/8/8/8/8/8/8/4K2R b kq - 0 1",
         "4k3/8/8/8/8/5b2/8/R3K2R w KQ - 0 1",  # castling through an attacked square
