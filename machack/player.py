@@ -63,12 +63,14 @@ def centipawns(value: int) -> int:
 
 
 def mate_moves(value: int) -> int | None:
-    """Moves to mate (negative: the side to move is mated), or None for no mate."""
+    """Moves to mate (negative: the side to move is mated), or None for no mate.  A mate
+    the side to move gives comes after an odd number of plies, one it suffers after an
+    even number; RULES PAPER counts the plies from 0 at the root, RULES D and 1967 from 1
+    (the original's count: its mate in one is 28670), so either count gives the moves."""
     if abs(value) < MATE_ZONE:
         return None
     plies = MATE - abs(value)
-    moves = (plies + 1) // 2
-    return moves if value > 0 else -moves
+    return (plies + 1) // 2 if value > 0 else -(plies // 2)
 
 
 def uci_score(value: int) -> str:

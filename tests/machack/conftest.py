@@ -23,8 +23,13 @@ GAMES_DIR = GAMES_1967
 
 @pytest.fixture(scope="module")
 def session() -> Session:
-    """One booted program per test module (tests reset it with NEW or SETUP)."""
-    return Session()
+    """One booted program per test module (tests reset it with NEW or SETUP), under
+    RULES PAPER: the unit tests' references (sbe_reference, search_reference, the
+    paper's search rules in test_greenblatt) are the 1967 paper's program.  A test of
+    RULES D or RULES 1967 (the start-up rules) types its rules and puts PAPER back."""
+    session = Session()
+    session.command("RULES PAPER")
+    return session
 
 
 @pytest.fixture()

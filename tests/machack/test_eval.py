@@ -139,7 +139,9 @@ CACHE_CASES = [
 
 def test_the_pawn_structure_cache_tells_blockers_apart(fresh: Session) -> None:
     """Twice through: the first time each position follows one with the same pawns, the
-    second time every structure is in the cache; each answer is the reference's."""
+    second time every structure is in the cache; each answer is the reference's (the
+    paper's evaluator, RULES PAPER)."""
+    fresh.command("RULES PAPER")
     for _ in range(2):
         for fen in CACHE_CASES:
             fresh.setup(fen)

@@ -26,8 +26,11 @@ MATE_RANGE = 28672 - 100  # MATEV - MAXPLY: values at or beyond it are mates
 @pytest.fixture()
 def session() -> Session:
     """A newly booted program for each test, at the operating sheet's settings: no
-    setting, table entry or stray store (PREY's, see test_pmg) carries over."""
-    return Session()
+    setting, table entry or stray store (PREY's, see test_pmg) carries over; under
+    RULES PAPER, whose search rules these are (conftest's session)."""
+    session = Session()
+    session.command("RULES PAPER")
+    return session
 
 
 def stats(lines: list[str]) -> dict[str, int | tuple[int, int]]:

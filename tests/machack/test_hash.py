@@ -63,7 +63,7 @@ def test_the_root_is_stored_in_its_bucket_and_found_again(fresh: Session) -> Non
     assert second_word & 0o77 == 3 and second_word & 0o300 == EXACT  # the root, depth 3
     s.command("U")
     again = s.command("GO")
-    assert stats(again.after_ack)["cutoffs"] > stats(first.after_ack)["cutoffs"]
+    assert stats(again.after_ack)["cutoffs"] == stats(again.after_ack)["probes"] > 0
     assert played(s, again.after_ack) == played(s, first.after_ack)
     nodes = [int(re.search(r"NODES (\d+)", x).group(1))
              for r in (first, again) for x in r.after_ack if x.startswith("TIME")]  # fmt: skip

@@ -101,7 +101,10 @@ def the_reference(oracle: Session, fen: str, settings: tuple[int, ...]) -> dict:
 
 @pytest.fixture(scope="module")
 def oracle() -> Session:
-    return Session()
+    """The program under RULES PAPER, the rules search_reference models."""
+    session = Session()
+    session.command("RULES PAPER")
+    return session
 
 
 def check(session: Session, oracle: Session, fens: list[str], every: list[tuple]) -> None:

@@ -274,6 +274,9 @@ def test_own_book_plays_book_moves_with_an_info_string_and_analysis_searches() -
 def test_scores_convert_from_the_programs_units() -> None:
     assert centipawns(128) == 100 and centipawns(-20) == -16
     assert mate_moves(28671) == 1 and mate_moves(28669) == 2 and mate_moves(-28670) == -1
+    # RULES D and 1967 count the root as ply 1: mate in one 28670, mated in one -28669
+    assert mate_moves(28670) == 1 and mate_moves(28668) == 2
+    assert mate_moves(-28669) == -1 and mate_moves(-28667) == -2
     assert mate_moves(5000) is None
     assert uci_score(28671) == "mate 1" and uci_score(64) == "cp 50"
 
@@ -332,7 +335,8 @@ def test_best_reports_the_last_search_in_coordinates() -> None:
     session.command("DEPTH 2")
     session.command("GO")
     words = session.command("BEST").lines[0].split()
-    assert words[:4] == ["BEST", "A1A8", "VALUE", "28671"] and words[6:] == ["PV", "A1A8"]
+    # (RULES 1967 counts the root as ply 1, as the original: its mate in one is 28670)
+    assert words[:4] == ["BEST", "A1A8", "VALUE", "28670"] and words[6:] == ["PV", "A1A8"]
     assert words[4] == "NODES" and int(words[5]) > 0
     session.command("NEW")
     session.command("BOOK OFF")  # a search, not the book's move
@@ -458,9 +462,9 @@ def test_go_nodes_stops_near_the_count() -> None:
                     then=("stop", None))  # fmt: skip
     done = [int(line.split(" nodes ")[1].split()[0]) for line in out if " nodes " in line]
     count = next(
-        -(-done[k] * 100 // 35)
+        -(-done[k] * 100 // 39)
         for k in range(2, len(done) - 1)
-        if done[k + 1] > -(-done[k] * 100 // 35) + 600
+        if done[k + 1] > -(-done[k] * 100 // 39) + 600
     )
     out = run_lines(NO_BOOK, "setoption name Depth value 20", AFTER_E4, f"go nodes {count}",
                     when="bestmove ", then=(None,))  # fmt: skip
