@@ -873,7 +873,9 @@ def compare(
     """Our program and the surviving original choose in the same positions.
 
     Each position is reached by typing its game from the start into both programs (the
-    original cannot set up a position); both search it at the same settings, and the
+    original cannot set up a position; it is booted afresh for every position, as it
+    keeps state from one search to the next that changes its later answers: see
+    docs/machack.md); both search it at the same settings, and the
     table gives the position, the game's move, both programs' moves, whether they
     agree and the PDP-6 seconds each took (both run on this emulator, so the times
     compare).  The summary: how often they agree, how often they searched the same
@@ -918,18 +920,19 @@ def compare(
     chosen = [*comparemod.DEFAULT_SETTINGS, *both]
 
     def boot() -> comparemod.Comparison:
-        original = comparemod.boot_original(image, engine)
         try:
             session = Session(engine=engine)
         except (SessionError, BuildError) as exc:
             raise click.ClickException(f"our program did not start: {exc}") from exc
         ours = comparemod.Ours([*chosen, *ours_only], session)
-        return comparemod.Comparison(original, ours, chosen)
+        return comparemod.Comparison(lambda: comparemod.boot_original(image, engine),
+                                     ours, chosen)  # fmt: skip
 
     try:
         first: comparemod.Comparison | None = boot()
         assert first is not None
-        first.start()  # the settings, checked once here
+        first.original()  # the settings, checked once here
+        first.ours.new_game()
     except (comparemod.CompareError, OriginalError, SessionError) as exc:
         raise click.ClickException(str(exc)) from None
 

@@ -2,8 +2,15 @@
 
 Each position is reached the same way in both programs: the game is typed into each from
 its start (the original has no way to set up a position), then each is asked for its
-move (``GO`` in ours, ``M`` in the original's), the move is taken back (``U``) and the
-game's next move typed, and so on.  Both run on this emulator, so their PDP-6 times
+move (``GO`` in ours, ``M`` in the original's).  The original is booted afresh from its
+image for every position, because it carries state from one search to the next that
+neither ``U`` nor its ``RESET`` clears: one word of its attack tables (the entry of one
+square, left out when the tables are cleared) keeps what its last search put there, and
+its plausibilities, and sometimes its move, follow it (measured: with the original kept
+running through a set, as in play, its answer in a position depends on which positions
+it was asked about before).  Booted afresh, its answer is a function of the position
+and the settings alone.  Ours keeps no such state: it types on from one position of a
+game to the next.  Both run on this emulator, so their PDP-6 times
 compare directly (the original prints at the fast rate, as ours does: see
 :class:`machack.original.QuickPrinter`).  Both print every top-level move they searched,
 in their search order (the plausibility order) with its value: ours with ``SMVD 2``,
@@ -413,63 +420,42 @@ def boot_original(image: LoadedImage, engine: str | None = None) -> Original:
 
 
 class Comparison:
-    """Both programs, brought to one spot after another: a spot that continues the game
-    typed so far is reached by typing on, any other from a new game."""
+    """Both programs, brought to one spot after another: the original booted afresh and
+    the game typed from the start for every spot (see the module's docstring), ours
+    typing on when the spot continues the game typed so far, else from a new game."""
 
-    def __init__(self, original: Original, ours: Ours, settings: Sequence[str]) -> None:
-        self.original, self.ours = original, ours
+    def __init__(
+        self, boot: Callable[[], Original], ours: Ours, settings: Sequence[str]
+    ) -> None:
+        self.boot, self.ours = boot, ours
         self.settings = list(settings)
         self.typed: list[chess.Move] | None = None
 
-    def start(self) -> None:
-        """A new game in both, with the settings; a setting refused is a CompareError."""
-        self.typed = None  # (until the new game is typed)
-        self.original.new_game()
+    def original(self) -> Original:
+        """The original booted, with the settings; a setting refused is a CompareError."""
+        original = self.boot()
         for line in (*self.settings, *ORIGINAL_FIXED):
-            printed = self.original.send(line)
+            printed = original.send(line)
             if "_" not in printed:
                 raise CompareError(f"the original refused {line!r}: {printed.strip()!r}")
-        self.ours.new_game()
-        self.typed = []
+        return original
 
     def ask(self, spot: Spot) -> Row:
-        original, ours = self.original, self.ours
+        original, ours = self.original(), self.ours
+        for move in spot.moves:
+            original.push(move)
         if self.typed is None or spot.moves[: len(self.typed)] != self.typed:
-            self.start()
+            self.typed = None  # (until the new game is typed)
+            ours.new_game()
+            self.typed = []
         typed = self.typed
-        assert typed is not None
         self.typed = None  # (until its moves are typed)
         for move in spot.moves[len(typed) :]:
-            original.push(move)
             ours.push(move)
             typed.append(move)
         self.typed = typed
         board = original.board.copy()
-        choice = original.think()
-        if choice.move is not None:
-            original.undo()
-        return Row(spot, ours.think(), original_pick(board, choice))
-
-
-def compare(
-    original: Original,
-    ours: Ours,
-    spots: Iterable[Spot],
-    settings: Sequence[str],
-    trace: bool = True,
-    progress: Callable[[Row], None] | None = None,
-) -> list[Row]:
-    """Both programs choose in each spot (see :class:`Comparison`); both always print
-    their root moves (``trace`` is kept for older callers)."""
-    del trace
-    comparison = Comparison(original, ours, settings)
-    rows: list[Row] = []
-    for spot in spots:
-        row = comparison.ask(spot)
-        rows.append(row)
-        if progress is not None:
-            progress(row)
-    return rows
+        return Row(spot, ours.think(), original_pick(board, original.think()))
 
 
 PROBLEMS = (OriginalError, CompareError, SessionError)

@@ -19,8 +19,9 @@ rule, the value modifications, feedover and its limits, the capture search, mate
 repetition values, and the counters of STATS.
 
 Values are negamax (for the side to move).  Readings where the notes leave room are
-marked CHOICE.  The rules are the program's default rule set, RULES PAPER; RULES D (the
-surviving program's leaf, prey test and capture candidates) is not read here.
+marked CHOICE.  The rules are RULES PAPER's (the tests' sessions type it); RULES D and
+RULES 1967 (the surviving program's leaf, prey test and capture candidates) are not
+read here.
 """
 
 from __future__ import annotations

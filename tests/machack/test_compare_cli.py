@@ -315,12 +315,13 @@ def test_compare_runs_the_table_with_a_stand_in(
                         r"\(\d\.\d\dx\)", out[-2])  # fmt: skip
     assert out[-1] == "1 problem(s); 1 position(s) not compared"
     assert "[1/4] line 1" in result.stderr and "[4/4] line 4" in result.stderr
-    # The stand-in was typed the settings, SMVD 1 and the games from their start; a
-    # second one was booted for the game after the problem.
-    first = stand_ins[0].typed
-    assert first[:5] == ["SETD 4", "SETW 6", "SETF 2", "SETD 2", "SMVD 1"]
-    assert first[5:7] == ["P/K2-K4", "N/QN1-QB3"]  # line 2 continues line 1: typed on
-    assert len(stand_ins) == 2 and stand_ins[1].typed[5:] == ["P/Q2-Q4"]
+    # A stand-in booted to check the settings, then one for every position, typed the
+    # settings, SMVD 1 and the game from its start (line 2 continues line 1, and is
+    # typed from the start all the same: the original carries state between searches).
+    settings = ["SETD 4", "SETW 6", "SETF 2", "SETD 2", "SMVD 1"]
+    assert [x.typed for x in stand_ins] == [
+        settings, [*settings, "P/K2-K4"], [*settings, "P/K2-K4", "N/QN1-QB3"], settings,
+        [*settings, "P/Q2-Q4"]]  # fmt: skip
 
 
 # --- the original as an opponent -----------------------------------------------------------

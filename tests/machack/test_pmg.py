@@ -10,7 +10,8 @@ written for this test, over python-chess's board.
 
 Most terms are the same under both rule sets; those the switch changes (which pawns are
 passed and backward, the checks of castling and promotion, two forcing attacks) are tested
-under `RULES D` (the surviving program's) and `RULES PAPER` (the 1967 paper's, the default).
+under `RULES D` (the surviving program's) and `RULES PAPER` (the 1967 paper's, the module
+session's rules: conftest).
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ class Trace:
 
 @contextmanager
 def rules(session: Session, which: str) -> Iterator[None]:
-    """The program under RULES `which`, put back to the default (PAPER) after."""
+    """The program under RULES `which`, put back to the session's (PAPER) after."""
     session.command(f"RULES {which}")
     try:
         yield
