@@ -477,7 +477,10 @@ class PMG:
         if T.cnt[not I][a] == 0:
             return 0
         A = T.cheapest(a, not I)  # his pinned pieces attack
-        d = T.cheapest(a, I, no_pinned=True)
+        defenders = T.attackers(a, I, None, True)
+        if T.cnt[not I][a] >= 2:  # my king does not take back on a square attacked twice
+            defenders = [q for q in defenders if q.t != K]
+        d = min((q.pv for q in defenders), default=None)
         if T.cnt[I][a] == 0 or d is None:
             return p.pv
         if A is None:

@@ -1215,6 +1215,13 @@ def test_square_importance_by_hand(session: Session) -> None:
         ("6k1/8/8/1b6/8/8/4N3/6K1 w - - 0 30", {"e2": N // 2}),
         ("r5k1/B1p5/1p6/8/8/8/8/6K1 w - - 0 30", {"a7": B}),  # trapped: the whole loss
         ("6k1/8/8/1b6/8/3Q4/8/6K1 w - - 0 30", {}),  # D4: the queen's square takes none
+        # the KBP attacked by his rook alone, our king defends: safe ...
+        ("5rk1/8/8/8/8/8/5P2/6K1 w - - 0 30", {}),
+        # ... attacked twice, the king cannot take back on an attacked square: as
+        # undefended, the whole pawn (trapped: its pushes are attacked).  Measured on the
+        # original: 1967 game 1, 36...: the KBP on KB4 attacked by B and Q, the king its
+        # one defender, N-K2 scores 668 and K-N2 416 (1756 and 0 when the king defended)
+        ("5rk1/8/8/2b5/8/8/5P2/6K1 w - - 0 30", {"f2": pawn("f2", chess.WHITE)}),
     ],
 )
 def test_square_importance_in_core(session: Session, fen: str, losses: dict[str, int]) -> None:
