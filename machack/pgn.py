@@ -41,8 +41,10 @@ def white_eval(value: int, mover: chess.Color) -> str:
     """``[%eval]``'s text for a value (pawn 128) of the side that moved: White's view in
     pawns, or ``#n`` for a mate."""
     own = value if mover == chess.WHITE else -value
-    mate = mate_moves(own)
-    return f"#{mate}" if mate is not None else f"{centipawns(own) / 100:.2f}"
+    mate = mate_moves(value)  # (counted for the side the value is for, then turned)
+    if mate is not None:
+        return f"#{mate if mover == chess.WHITE else -mate}"
+    return f"{centipawns(own) / 100:.2f}"
 
 
 def machack_comment(

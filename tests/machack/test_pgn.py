@@ -161,6 +161,8 @@ def test_clock_and_eval_texts() -> None:
     assert emt(31) == "0:00:31" and emt(3725.4) == "1:02:05" and emt(0.4) == "0:00:00"
     assert white_eval(128, chess.BLACK) == "-1.00"
     assert white_eval(28671, chess.WHITE) == "#1" and white_eval(28671, chess.BLACK) == "#-1"
+    # RULES D and 1967 count the root as ply 1: mate in one 28670, mated in one -28669
+    assert white_eval(28670, chess.BLACK) == "#-1" and white_eval(-28669, chess.BLACK) == "#1"
 
 
 def test_play_on_a_terminal_writes_the_pgn_at_the_end(tmp_path: Path) -> None:
