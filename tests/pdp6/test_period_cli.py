@@ -273,6 +273,20 @@ def test_start_overrides_or_supplies_the_start_address(tmp_path: Path) -> None:
     assert "no start address (END with an address sets one; or --start)" in result.output
 
 
+def test_a_jumpa_start_word_starts_as_jrst_does(tmp_path: Path) -> None:
+    """DEC's diagnostic tapes end with JUMPA 100 where MIDAS writes JRST 100."""
+    binary = midas(tmp_path, "entries", ENTRIES.format(start="GO"))
+    words = decode_words(binary.read_bytes())
+    jrst_go = 0o254000_000100
+    at = [i for i, w in enumerate(words) if w == jrst_go]  # the start word, and its twin
+    jumpa = in_archive_encoding(binary, tmp_path / "DIAG.BIN",
+                                {i: jrst_go ^ 0o324000_000100 for i in at})  # fmt: skip
+    result = pdp6("run", str(jumpa), "--baud", "fast")
+    assert (result.exit_code, result.stdout) == (0, "A"), result.output
+    console = pdp6("console", str(jumpa), input="e pc\n")
+    assert "start GO (000100)\n" in console.stdout and "PC/ 000100   GO" in console.stdout
+
+
 def test_start_takes_symbols_in_the_console(programs: Programs) -> None:
     result = pdp6("console", str(programs.echo), "--start", "TYI", input="e pc\n")
     assert "\nPC at TYI (000116) (--start)\n" in result.stdout
