@@ -78,6 +78,16 @@ def test_console_and_disasm_read_it(echo_its: Path) -> None:
     assert "000100  GO:      200740,,000152  MOVE 17,PDL+20" in listing
 
 
+def test_a_file_name_with_a_space_loads(echo_its: Path) -> None:
+    """As the archives name their binaries ("@ CHESS"): the console loads the name as it
+    is given, and its load command takes it quoted."""
+    named = echo_its.with_name("@ ECHO")
+    shutil.copy(echo_its, named)
+    result = pdp6("console", str(named), input=f'load "{named}"\n')
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count(f"loaded {named}: 28 words") == 2, result.output
+
+
 # --- checksums --------------------------------------------------------------------------------
 GREET = """GO:\tMOVE 1,CHAR
 \tDATAO TTY,1
