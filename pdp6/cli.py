@@ -195,6 +195,21 @@ def _debugger(
     return dbg
 
 
+def _standard_input() -> str:
+    """What standard input is: ``terminal`` (a person at the keyboard), ``stream`` (a
+    pipe or a file), or ``background`` (a terminal of which this process is not the
+    foreground job: ``timeout`` runs its command so).  A background job that reads or
+    sets its terminal is stopped (SIGTTIN, SIGTTOU), and a SIGTERM may then never end
+    it, so it leaves the terminal alone: no keys, no commands, as from /dev/null."""
+    try:
+        if not sys.stdin.isatty():
+            return "stream"
+        foreground = os.tcgetpgrp(sys.stdin.fileno()) == os.getpgrp()
+    except (OSError, ValueError, AttributeError):  # (closed, or no terminal after all)
+        return "stream"
+    return "terminal" if foreground else "background"
+
+
 def _host(interactive: bool, machine: MachineSettings, read_stdin: bool) -> Any:
     """The teletype's far side: this terminal (raw keyboard) or the standard streams."""
     from .terminal import StreamHost, TerminalHost
@@ -339,9 +354,10 @@ def run(
     case, as on a Model 35) and Ctrl-C stops the run.  When standard input is not a
     terminal, it is typed into the teletype and the teletype's output goes to standard
     output; the run ends when the program halts or waits for input that will never
-    come.  Exit status: 0 halted or input done, 1 error, 2 a wrong command line (an
-    unknown option, a missing file), 3 --max-seconds reached, 130 stopped by Ctrl-C,
-    143 ended by SIGTERM (129 SIGHUP).
+    come; in the background (under timeout at a terminal, for one) the terminal is
+    left alone, as if standard input were /dev/null.  Exit status: 0 halted or input
+    done, 1 error, 2 a wrong command line (an unknown option, a missing file), 3
+    --max-seconds reached, 130 stopped by Ctrl-C, 143 ended by SIGTERM (129 SIGHUP).
 
     \b
     Examples:
@@ -360,8 +376,9 @@ def run(
         raise click.UsageError("--boot puts FILE on the paper tape reader: no room for --ptr")
     if boot and program.start is not None:
         raise click.UsageError("--boot starts the read-in loader at 20: no room for --start")
-    interactive = sys.stdin.isatty()
-    host = _host(interactive, machine, read_stdin=True)
+    stdin = _standard_input()
+    interactive = stdin == "terminal"
+    host = _host(interactive, machine, read_stdin=stdin == "stream")
     dbg = _debugger(host, machine, grace, program)
     try:
         if boot:
@@ -474,7 +491,8 @@ def _session(
     from .debugger import DebugError
     from .runner import Terminated
 
-    interactive = sys.stdin.isatty()
+    stdin = _standard_input()
+    interactive = stdin == "terminal"
     host = _host(interactive, machine, read_stdin=False)
     dbg = _debugger(host, machine, program=program)
     screen = _attach_display(dbg.m, display)
@@ -494,7 +512,7 @@ def _session(
                 enable_line_editing()
                 console.interact(input)
             else:
-                console.run_lines(sys.stdin, echo=True)
+                console.run_lines(sys.stdin if stdin == "stream" else (), echo=True)
     except Terminated as exc:  # at the prompt, reading a command or running: the end
         _finish_line(host)
         console.finish()
@@ -526,8 +544,10 @@ def console(
     """The programmer's console: examine, deposit, break, step, go, attach, boot, save.
 
     FILE (optional) is a binary to load first.  On a terminal the console prompts
-    (help lists the commands); otherwise it reads commands from standard input.
-    While the machine runs the keyboard is the teletype's, and Ctrl-C stops it.
+    (help lists the commands); otherwise it reads commands from standard input (in the
+    background, under timeout at a terminal for one, none: the terminal is left alone).
+    While the machine runs the keyboard is the teletype's, and Ctrl-C stops it.  FILE
+    may have spaces in its name ("bin/@ CHESS").
 
     \b
     Examples:
@@ -540,7 +560,7 @@ def console(
 
     def setup(con: Any) -> None:
         if file is not None:
-            con.cmd_load(str(file))
+            con.load(str(file))
         if program.start is not None:
             _start_at(con.dbg, program.start)
             con.say(f"PC at {con.dbg.name(con.dbg.m.pc)} (--start)")
