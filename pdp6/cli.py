@@ -189,6 +189,7 @@ def _debugger(
     dbg.m.apr.switches = machine.switches
     if program is not None:
         dbg.ignore_checksum = program.ignore_checksum
+        dbg.repair_checksums = program.repair_checksums
         dbg.continue_halts = program.continue_halts
     dbg.between_chunks = lambda: auto.poll(dbg.m)
     click.get_current_context().call_on_close(auto.note_unfinished)
@@ -367,6 +368,8 @@ def run(
       pdp6 run echo.bin --trace echo.trace --max-seconds 1 < /dev/null
       pdp6 run echo.rim --boot                   read in through the RIM loader
       pdp6 run DIAG.BIN --core 32K --switches 777777000000 --start 100 --continue-halts 9
+      pdp6 run "@ CHESS" --repair-checksums --core 32K
+                                                 the 1960s Mac Hack, its damaged word mended
     """
     from .debugger import DebugError
     from .readin import toggle_rim_loader
@@ -376,6 +379,9 @@ def run(
         raise click.UsageError("--boot puts FILE on the paper tape reader: no room for --ptr")
     if boot and program.start is not None:
         raise click.UsageError("--boot starts the read-in loader at 20: no room for --start")
+    if boot and (program.deposits or program.repair_checksums):
+        raise click.UsageError("--boot reads FILE in through the RIM loader: --deposit and "
+                               "--repair-checksums need it loaded directly")  # fmt: skip
     stdin = _standard_input()
     interactive = stdin == "terminal"
     host = _host(interactive, machine, read_stdin=stdin == "stream")
@@ -386,8 +392,8 @@ def run(
             toggle_rim_loader(dbg.m)
         else:
             image = dbg.load(file)
-            for block in image.bad_blocks:
-                click.echo(f"pdp6: {block.warning()}", err=True)
+            for note in dbg.load_notes + dbg.deposit_words(program.deposits):
+                click.echo(f"pdp6: {note}", err=True)
             _start_at(dbg, program.start)
             if image.start is None and program.start is None:
                 raise DebugError(
@@ -561,6 +567,8 @@ def console(
     def setup(con: Any) -> None:
         if file is not None:
             con.load(str(file))
+        for note in con.dbg.deposit_words(program.deposits):
+            con.say(note)
         if program.start is not None:
             _start_at(con.dbg, program.start)
             con.say(f"PC at {con.dbg.name(con.dbg.m.pc)} (--start)")

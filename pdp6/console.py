@@ -486,8 +486,8 @@ class Console:
         """Load the binary at ``path`` and say what it held (a file name as it is, spaces
         and all: ``pdp6 console "bin/@ CHESS"``; the load command's words are split)."""
         image = self.dbg.load(path, map_path)
-        for block in image.bad_blocks:
-            self.say(block.warning())
+        for note in self.dbg.load_notes:
+            self.say(note)
         start = f", start {self.dbg.name(image.start)}" if image.start is not None else ""
         extra = ", with source lines" if self.dbg.source else ""
         self.say(f"loaded {path}: {len(image.words)} words ({image.kind}){start}{extra}")
