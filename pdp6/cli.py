@@ -211,16 +211,18 @@ def _standard_input() -> str:
     return "terminal" if foreground else "background"
 
 
-def _host(interactive: bool, machine: MachineSettings, read_stdin: bool) -> Any:
-    """The teletype's far side: this terminal (raw keyboard) or the standard streams."""
+def _host(
+    interactive: bool, machine: MachineSettings, read_stdin: bool, by_line: bool = False
+) -> Any:
+    """The teletype's far side: this terminal (raw keyboard) or the standard streams
+    (``by_line``: standard input typed a line at a time, see StreamHost)."""
     from .terminal import StreamHost, TerminalHost
 
     upcase, cps = not machine.lowercase, machine.pace_cps
     if interactive:
         return TerminalHost(0, sys.stdout.buffer, upcase=upcase, pace_cps=cps)
-    return StreamHost(
-        sys.stdout.buffer, sys.stdin.buffer if read_stdin else None, upcase=upcase, pace_cps=cps
-    )
+    source = sys.stdin.buffer if read_stdin else None
+    return StreamHost(sys.stdout.buffer, source, upcase=upcase, pace_cps=cps, by_line=by_line)
 
 
 def _start_at(dbg: Any, start: str | None) -> None:
@@ -340,13 +342,20 @@ def _say_terminated(exc: Any, dbg: Any = None) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write what the program punches to this file.",
 )
+@click.option(
+    "--type-lines",
+    is_flag=True,
+    help="With standard input not a terminal: type it a line at a time, each line once "
+    "the program waits for input again, as a person waits for the prompt; for programs "
+    "that lose keys typed ahead (the 1960s Mac Hack).  The run is slower meanwhile.",
+)
 @click.option("-v", "--verbose", is_flag=True, help="Say why and where the run ended.")
 @_ends_on_signals
 def run(
     file: Path, machine: MachineSettings, program: ProgramSettings, display: DisplaySettings,
     max_seconds: float | None,
     trace_path: Path | None, grace: float, boot: bool, ptr: Path | None, ptp: Path | None,
-    verbose: bool,
+    type_lines: bool, verbose: bool,
 ) -> None:  # fmt: skip
     """Load FILE (SBLK, RIM or RIM10, as midas writes or as the ITS archives keep them)
     and run it with the teletype here.
@@ -384,7 +393,7 @@ def run(
                                "--repair-checksums need it loaded directly")  # fmt: skip
     stdin = _standard_input()
     interactive = stdin == "terminal"
-    host = _host(interactive, machine, read_stdin=stdin == "stream")
+    host = _host(interactive, machine, read_stdin=stdin == "stream", by_line=type_lines)
     dbg = _debugger(host, machine, grace, program)
     try:
         if boot:

@@ -243,6 +243,10 @@ class Runner:
     def _input_at_end(self) -> bool:
         return self.tty is not None and self.tty.host.at_end()
 
+    def _holding_line(self) -> bool:
+        """The host types a line at a time and holds the next (``StreamHost.by_line``)."""
+        return self.tty is not None and getattr(self.tty.host, "holding", False)
+
     def _host_stop(self) -> bool:
         host = self.tty.host if self.tty else None
         poll = getattr(host, "poll", None)
@@ -309,7 +313,9 @@ class Runner:
                     idle, signature, sample_interval, missed = False, None, 0.0, False
                     continue
                 ending = self._input_at_end() and m.elapsed_us - quiet_since >= self.grace_us
-                if pcs is None and (idle or time.monotonic() >= next_sample):
+                holding = self._holding_line()  # (then looked at in every chunk: the
+                # typing's emulated time may not depend on the host's speed)
+                if pcs is None and (idle or holding or time.monotonic() >= next_sample):
                     sampled = self._sample()
                     if isinstance(sampled, Outcome):
                         return Outcome(sampled.reason, sampled.pc, m.instructions - start)
@@ -325,6 +331,10 @@ class Runner:
                 if matched and ending:
                     note = "" if _waits_for_teletype(m, self.tty, signature) else _NOT_TELETYPE
                     return Outcome("end of input", m.pc, m.instructions - start, note)
+                if matched and holding:  # it waits for input: type the next line
+                    self.tty.host.release_line()  # type: ignore[union-attr]
+                    idle, signature, missed = False, None, False
+                    continue
                 if not idle:
                     sample_interval = min(MAX_SAMPLE_INTERVAL_S, sample_interval * 2 or 0.001)
                     next_sample = time.monotonic() + sample_interval

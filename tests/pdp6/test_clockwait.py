@@ -30,10 +30,10 @@ def binary(tmp_path_factory: pytest.TempPathFactory) -> str:
     return str(assemble(PROGRAM, tmp_path_factory.mktemp("clockwait") / "clockwait.bin"))
 
 
-def run(binary: str, typed: str) -> tuple[int, str, str, float]:
+def run(binary: str, typed: str, *options: str) -> tuple[int, str, str, float]:
     """``pdp6 run`` with ``typed`` on standard input: status, output, stderr, emulated s."""
     result = CliRunner().invoke(main, ["run", binary, "--engine", "python", "-v",
-                                       "--max-seconds", "60"], input=typed)  # fmt: skip
+                                       "--max-seconds", "60", *options], input=typed)  # fmt: skip
     seconds = float(re.search(r"([\d.]+) s emulated", result.stderr).group(1))
     return result.exit_code, result.stdout, result.stderr, seconds
 
@@ -49,6 +49,13 @@ def test_a_wait_for_the_clock_is_not_a_wait_for_input(binary: str) -> None:
     status, out, err, seconds = run(binary, "D")  # five seconds by the clock, then READY
     assert (status, out) == (0, "DREADY\n"), err
     assert 5 < seconds < 9 and "waiting for input (none left) at WAITK" in err
+
+
+def test_type_lines_waits_for_the_program_to_wait_before_each_line(binary: str) -> None:
+    """X and Y typed during the clock wait after D are lost (the mailbox keeps only the
+    last key); --type-lines types them once the program waits for input again."""
+    assert run(binary, "D\nXY\n")[:2] == (0, "DREADY\n\n")
+    assert run(binary, "D\nXY\n", "--type-lines")[:2] == (0, "DREADY\n\nXY\n")
 
 
 def machine(host: ScriptedHost) -> tuple[Machine, Teletype]:
