@@ -8,6 +8,7 @@ for the clock itself, which sees the tick counter change, is not taken for idle.
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from pdp6.cli import main
 from pdp6.devices import ScriptedHost, Teletype
 from pdp6.runner import Runner
 
-from .console_helpers import assemble
+from .console_helpers import assemble, pdp6_command, subprocess_env
 
 PROGRAM = Path(__file__).parent / "programs" / "clockwait.mid"
 
@@ -43,6 +44,16 @@ def test_a_piped_run_ends_at_the_end_of_its_input(binary: str) -> None:
     assert (status, out) == (0, "HI\n"), err
     assert err.startswith("pdp6: waiting for input (none left) at WAITK (000104)"), err
     assert seconds < 4  # the 2 s grace after the last key, not the 60 s limit
+
+
+def test_a_scripted_console_go_returns(binary: str) -> None:
+    """(A subprocess: were the wait not seen, go would never return.)"""
+    done = subprocess.run([*pdp6_command(), "console", binary, "-c", 'type "HI\\r"', "-c",
+                           "go", "-c", "e pc"], capture_output=True, text=True,
+                          env=subprocess_env(), stdin=subprocess.DEVNULL, timeout=60)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "HI\nwaiting for input (none left) at WAITK" in done.stdout
+    assert "pdp6> e pc\nPC/ 000104   WAITK" in done.stdout
 
 
 def test_a_wait_for_the_clock_is_not_a_wait_for_input(binary: str) -> None:
