@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from pdp6.hostfiles import read_input
@@ -23,11 +24,20 @@ __all__ = ["AsmError", "Program", "SourceLine", "assemble", "assemble_file"]
 _RECURSION_LIMIT = 20000
 
 
-def assemble(source_text: str, filename: str = "<source>", *, old: bool = False) -> Program:
+def assemble(
+    source_text: str,
+    filename: str = "<source>",
+    *,
+    old: bool = False,
+    defines: Mapping[str, int] | None = None,
+) -> Program:
     """Assemble MIDAS source text.  ``filename`` names it in messages and is the place
     that ``.INSRT`` names are relative to.  ``old`` selects the 1960s dialect: a ``[``
-    left open closes at the end of its line (``.MLLIT`` = 0), and the digits 8 and 9 in
-    an octal number pass without a warning.
+    left open closes at the end of its line (``.MLLIT`` = 0), the digits 8 and 9 in an
+    octal number pass without a warning, and constants areas are sized as MIDAS 73 sized
+    them (docs/midas.md).  ``defines`` gives symbols values before
+    each pass, as ``SYM=VALUE`` would: the symbols a linker supplied to a program that
+    refers to other programs' globals (``midas --define``).
 
     >>> program = assemble("START: MOVEI 1,5\\n JRST 4,.\\nEND START")
     >>> program.ok
@@ -40,24 +50,27 @@ def assemble(source_text: str, filename: str = "<source>", *, old: bool = False)
     ['bad.mid:1:9: undefined symbol FOO']
     """
     path = None if filename.startswith("<") else Path(filename)
-    return _run(SourceFile(filename, source_text, path), old)
+    return _run(SourceFile(filename, source_text, path), old, defines or {})
 
 
-def assemble_file(path: str | Path, *, old: bool = False) -> Program:
-    """Assemble a MIDAS source file (read as 8-bit text)."""
+def assemble_file(
+    path: str | Path, *, old: bool = False, defines: Mapping[str, int] | None = None
+) -> Program:
+    """Assemble a MIDAS source file (read as 8-bit text); ``old`` and ``defines`` as
+    for :func:`assemble`."""
     path = Path(path)
     raw = read_input(path).decode("latin-1")
-    return _run(SourceFile(str(path), raw, path), old)
+    return _run(SourceFile(str(path), raw, path), old, defines or {})
 
 
-def _run(main: SourceFile, old: bool) -> Program:
+def _run(main: SourceFile, old: bool, defines: Mapping[str, int]) -> Program:
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, _RECURSION_LIMIT))
     # An assembly makes a great many small objects and almost no cyclic garbage; the
     # collector's passes over them took up to a third of the time.  It runs afterwards.
     collecting = gc.isenabled()
     gc.disable()
-    assembler = Assembler(main, old)
+    assembler = Assembler(main, old, defines)
     try:
         return assembler.assemble()
     except Exception as exc:  # a bug in the assembler must not become a traceback

@@ -8,6 +8,7 @@ kept between the passes, as in MIDAS.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from pdp6.hostfiles import read_input
@@ -45,8 +46,11 @@ class Assembler(
 ):
     """Assembles one main source file (and what it inserts) in two passes."""
 
-    def __init__(self, main: SourceFile, old: bool = False) -> None:
+    def __init__(
+        self, main: SourceFile, old: bool = False, defines: Mapping[str, int] | None = None
+    ) -> None:
         self.main = main
+        self.defines = dict(defines or {})  # SYM=VALUE before each pass (--define)
         self.sources: dict[Path | str, SourceFile] = {main.path or main.name: main}
         self.symbols = initial_table()
         # Plain lines parsed once, as statements and as macro calls (midas.fastlines).
@@ -124,6 +128,8 @@ class Assembler(
         self.nosyms = False
         self.relocatable = False
         self.raw_words: list[tuple[int, int]] = []
+        for name, value in self.defines.items():
+            self.define(name, value, 0, None)  # as SYM=VALUE before the first line
 
     def run_pass(self, pass_no: int) -> bool:
         """One pass over the input; False if it had to stop early."""

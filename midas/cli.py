@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -59,6 +60,29 @@ def main() -> None:
     """
 
 
+_SYMBOL = re.compile(r"[A-Z0-9.$%]*[A-Z.$%][A-Z0-9.$%]*")
+
+
+def _defines(
+    _ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]
+) -> dict[str, int]:
+    """Each ``SYM=VALUE`` of --define, read (a usage error naming the one that is wrong)."""
+    from pdp6.typein import TypeinError, parse_word
+
+    defines = {}
+    for value in values:
+        name, equals, text = value.partition("=")
+        name = name.strip().upper()
+        if not equals or not _SYMBOL.fullmatch(name):
+            raise click.BadParameter(f"{value!r}: SYM=VALUE, SYM a MIDAS symbol (letters, "
+                                     "digits, '.', '$' and '%'; e.g. BKBEG=20000)")  # fmt: skip
+        try:
+            defines[name[:6]] = parse_word(text)  # (MIDAS reads six characters of a name)
+        except TypeinError as exc:
+            raise click.BadParameter(f"{value!r}: {exc}") from None
+    return defines
+
+
 @main.command()
 @click.argument("source", type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
@@ -92,7 +116,17 @@ def main() -> None:
     "old",
     is_flag=True,
     help="1960s dialect: a '[' left open closes at the end of its line; 8 and 9 pass "
-    "in octal numbers.",
+    "in octal numbers; constants areas are sized as MIDAS 73 sized them.",
+)
+@click.option(
+    "--define",
+    "defines",
+    multiple=True,
+    metavar="SYM=VALUE",
+    callback=_defines,
+    help="Define SYM as SYM=VALUE would before the first line (repeatable): the symbols a "
+    "linker supplied to a program that uses other programs' globals (WAR 44's BKBEG, "
+    "BKEND, SIN, COS, SQRT).  VALUE is octal, or decimal with a point (10.), or L,,R.",
 )
 @click.option(
     "--loader-device",
@@ -115,10 +149,19 @@ def assemble(
     map_path: Path | None,
     no_map: bool,
     old: bool,
+    defines: dict[str, int],
     loader_device: str,
     info: bool,
 ) -> None:
-    """Assemble SOURCE (MIDAS source) into a PDP-6 binary."""
+    """Assemble SOURCE (MIDAS source) into a PDP-6 binary.
+
+    \b
+    Examples:
+      midas echo.mid                      writes echo.bin and echo.map
+      midas echo.mid --format rim -o echo.rim
+      midas --old its138.mid -o its.bin   a 1960s source
+      midas --old war.44 --define BKBEG=20000 --define BKEND=20777 ...
+    """
     try:
         device = int(loader_device, 8)
     except ValueError:
@@ -129,7 +172,7 @@ def assemble(
             param_hint="'--loader-device'",
         )
     try:
-        program = assemble_file(source, old=old)
+        program = assemble_file(source, old=old, defines=defines)
     except OSError as exc:
         click.echo(f"midas: cannot read {source}: {exc.strerror}", err=True)
         sys.exit(1)

@@ -17,12 +17,13 @@ from .symbols import F_FIXED, F_PREDEF, F_VARIABLE, VALUE, Sym
 class ConstantsArea:
     """The literals waiting for one CONSTANTS."""
 
-    __slots__ = ("start", "size", "index", "words", "sites")
+    __slots__ = ("start", "size", "index", "pending", "words", "sites")
 
     def __init__(self) -> None:
         self.start = 0
         self.size = 0
         self.index: dict[tuple, int] = {}  # a literal's key -> its offset, for sharing
+        self.pending: dict[str, int] = {}  # pass 1, --old: text -> offset, symbols undefined
         self.words: list[int] = []  # pass 2: the area's contents
         self.sites: list[tuple] = []  # pass 2: where each word's literal was written
 
@@ -48,14 +49,39 @@ class ConstantsMixin:
         self.undef = saved
         self.depth -= 1
         words = ctx.words or [0]
-        if self.pass_no == 2 or not undefined:
+        if self.pass_no == 2:
             return self.place_literal(tuple(words), words)
-        # Pass 1 and a symbol not defined yet: MIDAS still shares the literal with an
+        # Pass 1: MIDAS shares a literal whose symbols are not all defined yet with an
         # earlier one that has the same value and refers to the same undefined symbols
         # the same way, which its text tells (a literal read across the end of an
-        # expansion is never shared; an old-style one closed by the line end has no ']').
-        source = text[start : self.pos].removesuffix("]") if text is self.text else object()
-        return self.place_literal((tuple(words), source), words)
+        # expansion is never shared).
+        source = text[start : self.pos] if text is self.text else None
+        if self.old and source is not None and "." not in source:
+            return self.place_old_literal(words, _literal_text(source), undefined)
+        if not undefined:
+            return self.place_literal(tuple(words), words)
+        # (an old-style literal closed by the line end has no ']')
+        return self.place_literal(
+            (tuple(words), source.removesuffix("]") if source is not None else object()), words
+        )
+
+    def place_old_literal(self, words: list[int], source: str, undefined: bool) -> int:
+        """Pass 1 of the old dialect: MIDAS 73 also shares a literal with an earlier one
+        whose symbols were undefined then and are defined now, if the two read alike:
+        ITS 138's ``[JRST 2,@UUOH`` twice before UUOH and once after, ``[MUR,,MEMBLT(A)``
+        three times before and once after, take one word each, and so its constants area
+        is 105 words, where comparing values alone makes it 110 with 5 left as zeros on
+        pass 2 (the real binary has none).  (Not for a text with a ``.`` in it, whose
+        value depends on where it is.)"""
+        area = self.area
+        key = (tuple(words), source) if undefined else tuple(words)
+        pending = area.pending.get(source)
+        if pending is not None and not undefined and area.index.setdefault(key, pending) == pending:
+            self.undef = True  # (its address is not known before CONSTANTS)
+            return 0
+        if undefined and key not in area.index:
+            area.pending.setdefault(source, area.size)
+        return self.place_literal(key, words)
 
     def place_literal(self, key: tuple, words: list[int]) -> int:
         """The address of a literal in the current area; it is stored once per ``key``
@@ -140,3 +166,12 @@ class ConstantsMixin:
             self.define(name, self.location_value(), F_FIXED | F_VARIABLE, None)
             self.loc += size
         self.pending_vars = []
+
+
+def _literal_text(text: str) -> str:
+    """A literal's text as MIDAS's comparison sees it: without its ``]``, or, for an
+    old-style literal that the line end closed, without the comment and blanks before
+    the line end (``[IOLO,,IOBFT(R)`` and ``[IOLO,,IOBFT(R)	;UT DIR`` are one)."""
+    if text.endswith("]"):
+        return text[:-1]
+    return text.partition(";")[0].rstrip()

@@ -79,6 +79,19 @@ class BadBlock:
         """True if this is a data block that loads ``addr``."""
         return self.kind == "data" and (addr - self.first) & MASK18 < len(self.body)
 
+    def nearest_repairs(self) -> list[tuple[int, int]]:
+        """The repairs that change the fewest bits: ``(address, implied word)`` for each
+        word of a data block whose implied value is the nearest to what the file holds.
+        One alone is the likely damage (a copy drops or picks up a few bits of one word;
+        the implied values of the block's other words are as good as random); several
+        tied leave the choice to a person (``--repair-checksums``)."""
+        if self.kind != "data":
+            return []
+        repairs = [((self.first + k) & MASK18, self.implied_word(self.first + k))
+                   for k in range(len(self.body))]  # fmt: skip
+        bits = [(word ^ self.body[k]).bit_count() for k, (_a, word) in enumerate(repairs)]
+        return [r for r, b in zip(repairs, bits, strict=True) if b == min(bits, default=0)]
+
     def implied_word(self, addr: int) -> int:
         """The one value of the word at ``addr`` (in this block) that makes the checksum
         in the file agree, the other words as the file has them."""

@@ -189,22 +189,40 @@ def _debugger(
     dbg.m.apr.switches = machine.switches
     if program is not None:
         dbg.ignore_checksum = program.ignore_checksum
+        dbg.repair_checksums = program.repair_checksums
         dbg.continue_halts = program.continue_halts
     dbg.between_chunks = lambda: auto.poll(dbg.m)
     click.get_current_context().call_on_close(auto.note_unfinished)
     return dbg
 
 
-def _host(interactive: bool, machine: MachineSettings, read_stdin: bool) -> Any:
-    """The teletype's far side: this terminal (raw keyboard) or the standard streams."""
+def _standard_input() -> str:
+    """What standard input is: ``terminal`` (a person at the keyboard), ``stream`` (a
+    pipe or a file), or ``background`` (a terminal of which this process is not the
+    foreground job: ``timeout`` runs its command so).  A background job that reads or
+    sets its terminal is stopped (SIGTTIN, SIGTTOU), and a SIGTERM may then never end
+    it, so it leaves the terminal alone: no keys, no commands, as from /dev/null."""
+    try:
+        if not sys.stdin.isatty():
+            return "stream"
+        foreground = os.tcgetpgrp(sys.stdin.fileno()) == os.getpgrp()
+    except (OSError, ValueError, AttributeError):  # (closed, or no terminal after all)
+        return "stream"
+    return "terminal" if foreground else "background"
+
+
+def _host(
+    interactive: bool, machine: MachineSettings, read_stdin: bool, by_line: bool = False
+) -> Any:
+    """The teletype's far side: this terminal (raw keyboard) or the standard streams
+    (``by_line``: standard input typed a line at a time, see StreamHost)."""
     from .terminal import StreamHost, TerminalHost
 
     upcase, cps = not machine.lowercase, machine.pace_cps
     if interactive:
         return TerminalHost(0, sys.stdout.buffer, upcase=upcase, pace_cps=cps)
-    return StreamHost(
-        sys.stdout.buffer, sys.stdin.buffer if read_stdin else None, upcase=upcase, pace_cps=cps
-    )
+    source = sys.stdin.buffer if read_stdin else None
+    return StreamHost(sys.stdout.buffer, source, upcase=upcase, pace_cps=cps, by_line=by_line)
 
 
 def _start_at(dbg: Any, start: str | None) -> None:
@@ -324,13 +342,20 @@ def _say_terminated(exc: Any, dbg: Any = None) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write what the program punches to this file.",
 )
+@click.option(
+    "--type-lines",
+    is_flag=True,
+    help="With standard input not a terminal: type it a line at a time, each line once "
+    "the program waits for input again, as a person waits for the prompt; for programs "
+    "that lose keys typed ahead (the 1960s Mac Hack).  The run is slower meanwhile.",
+)
 @click.option("-v", "--verbose", is_flag=True, help="Say why and where the run ended.")
 @_ends_on_signals
 def run(
     file: Path, machine: MachineSettings, program: ProgramSettings, display: DisplaySettings,
     max_seconds: float | None,
     trace_path: Path | None, grace: float, boot: bool, ptr: Path | None, ptp: Path | None,
-    verbose: bool,
+    type_lines: bool, verbose: bool,
 ) -> None:  # fmt: skip
     """Load FILE (SBLK, RIM or RIM10, as midas writes or as the ITS archives keep them)
     and run it with the teletype here.
@@ -339,9 +364,10 @@ def run(
     case, as on a Model 35) and Ctrl-C stops the run.  When standard input is not a
     terminal, it is typed into the teletype and the teletype's output goes to standard
     output; the run ends when the program halts or waits for input that will never
-    come.  Exit status: 0 halted or input done, 1 error, 2 a wrong command line (an
-    unknown option, a missing file), 3 --max-seconds reached, 130 stopped by Ctrl-C,
-    143 ended by SIGTERM (129 SIGHUP).
+    come; in the background (under timeout at a terminal, for one) the terminal is
+    left alone, as if standard input were /dev/null.  Exit status: 0 halted or input
+    done, 1 error, 2 a wrong command line (an unknown option, a missing file), 3
+    --max-seconds reached, 130 stopped by Ctrl-C, 143 ended by SIGTERM (129 SIGHUP).
 
     \b
     Examples:
@@ -351,6 +377,8 @@ def run(
       pdp6 run echo.bin --trace echo.trace --max-seconds 1 < /dev/null
       pdp6 run echo.rim --boot                   read in through the RIM loader
       pdp6 run DIAG.BIN --core 32K --switches 777777000000 --start 100 --continue-halts 9
+      pdp6 run "@ CHESS" --repair-checksums --core 32K
+                                                 the 1960s Mac Hack, its damaged word mended
     """
     from .debugger import DebugError
     from .readin import toggle_rim_loader
@@ -360,8 +388,12 @@ def run(
         raise click.UsageError("--boot puts FILE on the paper tape reader: no room for --ptr")
     if boot and program.start is not None:
         raise click.UsageError("--boot starts the read-in loader at 20: no room for --start")
-    interactive = sys.stdin.isatty()
-    host = _host(interactive, machine, read_stdin=True)
+    if boot and (program.deposits or program.repair_checksums):
+        raise click.UsageError("--boot reads FILE in through the RIM loader: --deposit and "
+                               "--repair-checksums need it loaded directly")  # fmt: skip
+    stdin = _standard_input()
+    interactive = stdin == "terminal"
+    host = _host(interactive, machine, read_stdin=stdin == "stream", by_line=type_lines)
     dbg = _debugger(host, machine, grace, program)
     try:
         if boot:
@@ -369,8 +401,8 @@ def run(
             toggle_rim_loader(dbg.m)
         else:
             image = dbg.load(file)
-            for block in image.bad_blocks:
-                click.echo(f"pdp6: {block.warning()}", err=True)
+            for note in dbg.load_notes + dbg.deposit_words(program.deposits):
+                click.echo(f"pdp6: {note}", err=True)
             _start_at(dbg, program.start)
             if image.start is None and program.start is None:
                 raise DebugError(
@@ -474,7 +506,8 @@ def _session(
     from .debugger import DebugError
     from .runner import Terminated
 
-    interactive = sys.stdin.isatty()
+    stdin = _standard_input()
+    interactive = stdin == "terminal"
     host = _host(interactive, machine, read_stdin=False)
     dbg = _debugger(host, machine, program=program)
     screen = _attach_display(dbg.m, display)
@@ -494,7 +527,7 @@ def _session(
                 enable_line_editing()
                 console.interact(input)
             else:
-                console.run_lines(sys.stdin, echo=True)
+                console.run_lines(sys.stdin if stdin == "stream" else (), echo=True)
     except Terminated as exc:  # at the prompt, reading a command or running: the end
         _finish_line(host)
         console.finish()
@@ -526,8 +559,10 @@ def console(
     """The programmer's console: examine, deposit, break, step, go, attach, boot, save.
 
     FILE (optional) is a binary to load first.  On a terminal the console prompts
-    (help lists the commands); otherwise it reads commands from standard input.
-    While the machine runs the keyboard is the teletype's, and Ctrl-C stops it.
+    (help lists the commands); otherwise it reads commands from standard input (in the
+    background, under timeout at a terminal for one, none: the terminal is left alone).
+    While the machine runs the keyboard is the teletype's, and Ctrl-C stops it.  FILE
+    may have spaces in its name ("bin/@ CHESS").
 
     \b
     Examples:
@@ -540,7 +575,9 @@ def console(
 
     def setup(con: Any) -> None:
         if file is not None:
-            con.cmd_load(str(file))
+            con.load(str(file))
+        for note in con.dbg.deposit_words(program.deposits):
+            con.say(note)
         if program.start is not None:
             _start_at(con.dbg, program.start)
             con.say(f"PC at {con.dbg.name(con.dbg.m.pc)} (--start)")

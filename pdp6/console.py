@@ -88,8 +88,9 @@ COMMANDS: tuple[Command, ...] = (
             ("attach ptr echo.rim", "attach ptp out.tape")),
     Command(("detach", "det"), "detach ptr|ptp", "remove a tape; the punch writes its file"),
     Command(("load",), "load FILE [MAP]", "load an SBLK or RIM binary with its symbols",
-            "FILE.map (the line map midas writes) is read if it is there",
-            ("load echo.bin",)),
+            "FILE.map (the line map midas writes) is read if it is there; quote a name "
+            "with spaces",
+            ("load echo.bin", 'load "bin/@ CHESS"')),
     Command(("checksum",), "checksum [LOC]", "blocks loaded despite their checksum; a repair",
             "after pdp6 console --ignore-checksum: with no LOC, the blocks whose checksum "
             "disagreed; with LOC (a word of one of them), the one value of that word the "
@@ -478,13 +479,18 @@ class Console:
     def cmd_load(self, arg: str) -> None:
         parts = shlex.split(arg) if arg else []
         if not 1 <= len(parts) <= 2:
-            raise CommandError("usage: load FILE [MAPFILE]")
-        image = self.dbg.load(*parts)
-        for block in image.bad_blocks:
-            self.say(block.warning())
+            raise CommandError("usage: load FILE [MAPFILE] (quote a name with spaces)")
+        self.load(*parts)
+
+    def load(self, path: str, map_path: str | None = None) -> None:
+        """Load the binary at ``path`` and say what it held (a file name as it is, spaces
+        and all: ``pdp6 console "bin/@ CHESS"``; the load command's words are split)."""
+        image = self.dbg.load(path, map_path)
+        for note in self.dbg.load_notes:
+            self.say(note)
         start = f", start {self.dbg.name(image.start)}" if image.start is not None else ""
         extra = ", with source lines" if self.dbg.source else ""
-        self.say(f"loaded {parts[0]}: {len(image.words)} words ({image.kind}){start}{extra}")
+        self.say(f"loaded {path}: {len(image.words)} words ({image.kind}){start}{extra}")
 
     def cmd_checksum(self, arg: str) -> None:
         if arg:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import bisect
 import sys
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -139,6 +139,12 @@ def _to_stderr(text: str) -> None:
     print(text, file=sys.stderr)
 
 
+def _bits_differ(xor: int) -> str:
+    """``1 bit differs``, ``6 bits differ``: how far a repair is from the file's word."""
+    bits = xor.bit_count()
+    return "1 bit differs" if bits == 1 else f"{bits} bits differ"
+
+
 @dataclass
 class Debugger:
     """One machine and everything known about the program in it."""
@@ -150,6 +156,7 @@ class Debugger:
     stop_flag: StopFlag = field(default_factory=StopFlag)
     between_chunks: Callable[[], None] | None = None  # see pdp6.runner.Runner's between
     ignore_checksum: bool = False  # load SBLK blocks whose checksum disagrees (with a warning)
+    repair_checksums: bool = False  # repair such a block when one word explains it
     continue_halts: int = 0  # halts a run goes on past, as the operator pressing CONTINUE
     note: Callable[[str], None] = _to_stderr  # a line from the host (each halt gone past)
 
@@ -165,6 +172,7 @@ class Debugger:
         self.watches: dict[tuple[int, str], Watch] = {}  # by address and kind
         self.stack_ac = 0o17
         self.bad_blocks: list[BadBlock] = []  # of the last load, when ignore_checksum
+        self.load_notes: list[str] = []  # what the last load repaired or loaded anyway
 
     # --- programs -------------------------------------------------------------------
     def load(self, path: str | Path, map_path: str | Path | None = None) -> LoadedImage:
@@ -172,22 +180,63 @@ class Debugger:
         Both files are read and checked before memory changes."""
         map_file = Path(map_path) if map_path else Path(path).with_suffix(".map")
         try:
-            image = load_file(path, self.ignore_checksum)
+            image = load_file(path, self.ignore_checksum or self.repair_checksums)
             line_map = read_line_map(map_file) if map_path or map_file.exists() else None
         except LoaderError as exc:
             raise DebugError(str(exc)) from None
+        repairs, notes = self._repairs(path, image.bad_blocks)
         for addr in image.words:
             if addr >= self.m.core_words:
                 raise DebugError(f"{path}: loads {addr:06o}, beyond this machine's core")
-        for addr, word in image.words.items():
+        for addr, word in (image.words | repairs).items():
             self.m.memory[addr] = word
         self.bad_blocks = image.bad_blocks
+        self.load_notes = notes
         self.source = SourceMap(line_map, map_file.parent) if line_map else None
         symbols, hidden = program_symbols(image, line_map)
         self.set_symbols(symbols, hidden)
         if image.start is not None:
             self.m.pc = image.start
         return image
+
+    def _repairs(
+        self, path: str | Path, blocks: list[BadBlock]
+    ) -> tuple[dict[int, int], list[str]]:
+        """The words to store for ``--repair-checksums`` and a line for each bad block: the
+        repair made, or the warning that it is loaded as it is (with --ignore-checksum;
+        without, a block no one word explains refuses the file)."""
+        repairs: dict[int, int] = {}
+        notes = []
+        for block in blocks:
+            nearest = block.nearest_repairs() if self.repair_checksums else []
+            if len(nearest) == 1:
+                ((addr, word),) = nearest
+                was = block.body[(addr - block.first) & MASK18]
+                repairs[addr] = word
+                notes.append(f"repaired {block.kind} block {block.number} "
+                             f"({block.first:06o}-{block.last:06o}): {addr:06o} "
+                             f"{halves(was)} -> {halves(word)}, the word its checksum "
+                             f"implies ({_bits_differ(was ^ word)})")  # fmt: skip
+                continue
+            if not self.ignore_checksum:
+                why = (f"{len(nearest)} words explain it equally well "
+                       f"({', '.join(f'{a:06o}' for a, _w in nearest)})" if nearest
+                       else "only a data block's words can be repaired")  # fmt: skip
+                raise DebugError(f"{path}: {block.describe()}: not repaired, {why} "
+                                 "(--ignore-checksum loads it as it is)")  # fmt: skip
+            notes.append(block.warning())
+        return repairs, notes
+
+    def deposit_words(self, deposits: Iterable[tuple[int, int]]) -> list[str]:
+        """Store each ``(address, word)`` (``--deposit``); a line for each: was, now."""
+        notes = []
+        for addr, word in deposits:
+            if addr >= self.m.core_words:
+                raise DebugError(f"--deposit {addr:o}: beyond this machine's core")
+            notes.append(f"deposited {halves(word)} at {addr:06o} (was "
+                         f"{halves(self.m.memory[addr])})")  # fmt: skip
+            self.m.memory[addr] = word
+        return notes
 
     def implied_repair(self, addr: int) -> str:
         """The deposit that gives ``addr`` the one value its block's checksum implies (a
@@ -200,8 +249,7 @@ class Debugger:
             raise DebugError(f"{addr:06o} is in no block loaded despite its checksum ({where})")
         word = block.implied_word(addr)
         now = self.m.memory[addr]
-        bits = (word ^ now).bit_count()
-        differs = {0: "it holds that already", 1: "1 bit differs"}.get(bits, f"{bits} bits differ")
+        differs = _bits_differ(word ^ now) if word != now else "it holds that already"
         return (
             f"data block {block.number}'s checksum implies {halves(word)} at {self.name(addr)} "
             f"(now {halves(now)}: {differs}): d {addr:o} {halves(word)}"

@@ -43,6 +43,7 @@ from .wordfile import WordFileError, archive_words, decode_words
 JRST_1 = 0o254000_000001  # transfer word ending the SBLK prologue
 JRST = 0o254000_000000
 HALT = 0o254200_000000  # JRST 4,
+JUMPA = 0o324000_000000  # DEC's diagnostic tapes start with JUMPA 100
 RIM10_READ_IN = 0o777761_000000  # -17,,0: a RIM10 file's read-in block (LDR10 at 1-17)
 _DATAI = IO_FUNCTIONS.index("DATAI")
 
@@ -93,10 +94,13 @@ def is_datai(word: int) -> bool:
 
 
 def start_address(start_word: int | None) -> int | None:
-    """The address a start instruction transfers to (``JRST x`` or ``JRST 4,x``), if any."""
+    """The address a start instruction transfers to, if any: ``JRST x`` (MIDAS's END),
+    ``JRST 4,x`` (a RIM tape's), or ``JUMPA x`` (DEC's diagnostic tapes: a jump whatever
+    its AC holds).  Not one through an index register or an @ word, which loading alone
+    cannot follow."""
     if not start_word:
         return None
-    if (start_word >> 27) == 0o254 and not (start_word >> 18) & 0o37:
+    if (start_word >> 27) in (JRST >> 27, JUMPA >> 27) and not (start_word >> 18) & 0o37:
         return start_word & MASK18
     return None
 

@@ -53,6 +53,8 @@ class ProgramSettings:
     start: str | None  # an address expression, read once the program's symbols are known
     continue_halts: int
     ignore_checksum: bool
+    repair_checksums: bool
+    deposits: tuple[tuple[int, int], ...]  # (address, word), stored after loading
 
 
 @dataclass(frozen=True)
@@ -106,6 +108,28 @@ def _switches(_ctx: click.Context, _param: click.Parameter, value: str) -> int:
         raise click.BadParameter(f"{value!r}: {exc}") from None
 
 
+def _deposits(
+    _ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]
+) -> tuple[tuple[int, int], ...]:
+    """Each ``ADDR=WORD``: an octal address below 256K and a word (octal, or L,,R)."""
+    from .typein import TypeinError, parse_word
+
+    deposits = []
+    for value in values:
+        addr, equals, word = value.partition("=")
+        addr = addr.strip()
+        if not equals or not addr or any(c not in "01234567" for c in addr):
+            raise click.BadParameter(f"{value!r}: ADDR=WORD, the address octal (e.g. "
+                                     "11475=200140011666)")  # fmt: skip
+        if int(addr, 8) >= ADDRESS_SPACE:
+            raise click.BadParameter(f"{value!r}: {addr} is beyond the 256K address space")
+        try:
+            deposits.append((int(addr, 8), parse_word(word)))
+        except TypeinError as exc:
+            raise click.BadParameter(f"{value!r}: {exc}") from None
+    return tuple(deposits)
+
+
 def _grouped(settings: type, name: str, options: list[Decorator]) -> Decorator:
     """A decorator adding ``options`` to a command, whose function then receives them as
     one ``settings`` object in the argument ``name`` (the fields are the option names)."""
@@ -156,6 +180,16 @@ program_options = _grouped(ProgramSettings, "program", [
     click.option("--ignore-checksum", is_flag=True,
                  help="Load SBLK blocks whose checksum disagrees, with a warning for each, "
                  "instead of refusing the file (to repair a word in the console)."),
+    click.option("--repair-checksums", is_flag=True,
+                 help="Repair each data block whose checksum disagrees when one word of it "
+                 "explains the checksum best: the word whose implied value (the one that "
+                 "makes the checksum agree) is fewest bits from the file's, if no other "
+                 "ties with it; each repair is told.  A block no one word explains is "
+                 "refused (or, with --ignore-checksum, loaded as it is)."),
+    click.option("--deposit", "deposits", multiple=True, metavar="ADDR=WORD",
+                 callback=_deposits,
+                 help="Store WORD at ADDR after loading, before the start (repeatable): "
+                 "both octal, the word as L,,R halves too, e.g. 11475=200140,,011666."),
 ])  # fmt: skip
 
 display_options = _grouped(DisplaySettings, "display", [

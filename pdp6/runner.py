@@ -9,10 +9,15 @@ time and between chunks:
 * ends the run when the program is waiting for input that will never come: the
   keyboard is at its end, the teletype has nothing in progress, the program has neither
   typed nor read anything for a grace period of emulated time, and it is *idling*: going
-  round a loop of a few instructions that change nothing (a ``CONSO TTY,``/``JRST .-1``
-  wait, a ``JRST .`` waiting for an interrupt, a ``SKIPN FLAG``/``JRST .-1``), which
-  can only be waiting for something outside it; a computation, even a tight one such as
-  a ``SOJG`` delay loop, changes something and is never taken for waiting;
+  round a loop of a few instructions that changes nothing and sees nothing change (a
+  ``CONSO TTY,``/``JRST .-1`` wait, a ``JRST .`` waiting for an interrupt, a ``SKIPN
+  FLAG``/``JRST .-1``, a ``SKIPN 1,MBOX``/``JRST .-1`` storing the same 0 in AC 1 at
+  every turn), which can only be waiting for something outside it.  Two looks at the
+  loop, a chunk of emulated time apart, must find the same instructions and the same
+  values in every word they read or write; interrupts between the looks (the 60 Hz clock
+  keeping its time) do not matter, but a computation, even a tight one such as a
+  ``SOJG`` delay loop, changes something, and a wait for a clock counter to reach a
+  value sees it change, so neither is taken for waiting;
 * when the program waits for a person at the keyboard, paces emulated time to wall time
   (a short sleep per chunk), so an idle program costs almost no host CPU;
 * optionally single-steps with a per-instruction hook (watchpoints, the trace), since
@@ -58,7 +63,7 @@ from .memrefs import references_at
 
 CHUNK_US = 50_000.0  # emulated time run between looks at the host
 STEP_CHUNK = 2_000  # instructions per chunk when single-stepping
-IDLE_SLEEP_S = 0.01  # wall time slept per chunk while the program waits for a person
+IDLE_SLEEP_S = 0.02  # wall time slept per chunk while the program waits for a person
 SAMPLE_STEPS = 32  # instructions stepped to see whether the program circles in a loop
 LOOP_SIZE = 8  # at most this many distinct PCs make a "tight loop"
 MAX_SAMPLE_INTERVAL_S = 0.05
@@ -238,6 +243,10 @@ class Runner:
     def _input_at_end(self) -> bool:
         return self.tty is not None and self.tty.host.at_end()
 
+    def _holding_line(self) -> bool:
+        """The host types a line at a time and holds the next (``StreamHost.by_line``)."""
+        return self.tty is not None and getattr(self.tty.host, "holding", False)
+
     def _host_stop(self) -> bool:
         host = self.tty.host if self.tty else None
         poll = getattr(host, "poll", None)
@@ -253,8 +262,9 @@ class Runner:
         start = m.instructions
         state = self._tty_state()
         quiet_since = m.elapsed_us
-        signature: frozenset[int] | None = None
+        signature: Signature | None = None
         idle = False
+        missed = False  # an idle loop's last look did not find it (an interrupt came)
         sample_interval = 0.0
         next_sample = 0.0
         last_wall = time.monotonic()
@@ -300,21 +310,31 @@ class Runner:
                 new_state = self._tty_state()
                 if new_state != state or not self._tty_quiet():
                     state, quiet_since = new_state, m.elapsed_us
-                    idle, signature, sample_interval = False, None, 0.0
+                    idle, signature, sample_interval, missed = False, None, 0.0, False
                     continue
                 ending = self._input_at_end() and m.elapsed_us - quiet_since >= self.grace_us
-                if pcs is None and (idle or time.monotonic() >= next_sample):
+                holding = self._holding_line()  # (then looked at in every chunk: the
+                # typing's emulated time may not depend on the host's speed)
+                if pcs is None and (idle or holding or time.monotonic() >= next_sample):
                     sampled = self._sample()
                     if isinstance(sampled, Outcome):
                         return Outcome(sampled.reason, sampled.pc, m.instructions - start)
                     pcs = sampled
                 if pcs is None:
                     continue
-                previous, signature = signature, _loop_signature(m, pcs)
-                idle = signature is not None and signature == previous
-                if idle and ending:
-                    note = "" if _reads_teletype(m, signature) else _NOT_TELETYPE
+                seen = _loop_signature(m, pcs)
+                matched = seen is not None and seen == signature
+                if matched or not idle or missed:
+                    signature, idle, missed = seen, matched, False
+                else:  # one look of an idle loop in the middle of an interrupt: look again
+                    missed = True
+                if matched and ending:
+                    note = "" if _waits_for_teletype(m, self.tty, signature) else _NOT_TELETYPE
                     return Outcome("end of input", m.pc, m.instructions - start, note)
+                if matched and holding:  # it waits for input: type the next line
+                    self.tty.host.release_line()  # type: ignore[union-attr]
+                    idle, signature, missed = False, None, False
+                    continue
                 if not idle:
                     sample_interval = min(MAX_SAMPLE_INTERVAL_S, sample_interval * 2 or 0.001)
                     next_sample = time.monotonic() + sample_interval
@@ -428,18 +448,29 @@ _NOT_TELETYPE = (
 )
 
 
-def _reads_teletype(m: Machine, pcs: frozenset[int] | None) -> bool:
-    """Whether the idle loop at ``pcs`` has an I/O instruction for the teletype."""
-    words = [m.memory[pc] for pc in pcs or ()]
+Signature = tuple[frozenset[int], tuple[tuple[int, int], ...]]
+
+
+def _waits_for_teletype(m: Machine, tty: Teletype | None, signature: Signature | None) -> bool:
+    """Whether the idle loop of ``signature`` can be waiting for the teletype: it has an
+    I/O instruction for it, or the teletype interrupts on a channel (a routine hands the
+    keys over, as in Mac Hack)."""
+    if tty is not None and tty.pia:
+        return True
+    words = [m.memory[pc] for pc in (signature[0] if signature else ())]
     return any(w >> 33 == 7 and decode_io(w)[0] == Teletype.code for w in words)
 
 
-def _loop_signature(m: Machine, pcs: list[int]) -> frozenset[int] | None:
-    """The set of PCs if they make an idle loop (a few instructions that write nothing,
-    see the module docstring), else None."""
+def _loop_signature(m: Machine, pcs: list[int]) -> Signature | None:
+    """What a look at a loop of a few instructions sees: its PCs, and every word they
+    read or write with its value; None if ``pcs`` are too many for such a loop.  Two
+    looks alike, a chunk of emulated time apart, make an idle loop (module docstring):
+    ``SKIPN 1,MBOX``/``JRST .-1`` stores the same 0 in AC 1 at each turn while it waits
+    for an interrupt to fill MBOX, and the clock interrupts that come between the looks
+    do not change what the loop sees; a counter it reads, a delay loop's AC, do."""
     seen = frozenset(pcs)
     if len(seen) > LOOP_SIZE:
         return None
-    if any(references_at(m, pc).writes for pc in seen):
-        return None
-    return seen
+    refs = [references_at(m, pc) for pc in sorted(seen)]
+    touched = sorted({a for r in refs for a in (*r.reads, *r.writes)})
+    return seen, tuple((a, m.memory[a]) for a in touched)

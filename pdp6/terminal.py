@@ -48,7 +48,9 @@ class StreamHost(TeletypeHost):
     ``output``.  ``source`` is a file descriptor, a binary file (an in-memory one is read
     as it is) or None.  ``text`` output writes CR LF as a newline; otherwise bytes go as
     they are.  ``pace_cps`` (characters a second, 10 for a Model 35) makes printing take
-    as long on the host as on a real teletype."""
+    as long on the host as on a real teletype.  ``by_line`` types a line at a time: after
+    each RETURN the keys wait for :meth:`release_line`, which the runner calls when the
+    program waits for input again, as a person waits for the prompt."""
 
     def __init__(
         self,
@@ -58,8 +60,11 @@ class StreamHost(TeletypeHost):
         upcase: bool = True,
         text: bool = True,
         pace_cps: float | None = None,
+        by_line: bool = False,
     ) -> None:
         self.output = output
+        self.by_line = by_line
+        self.holding = False  # by_line: a line was typed; the next waits for release_line
         self.pace_cps = pace_cps
         self._next_print = 0.0
         self.input_fd, self.input_file = _descriptor(source)
@@ -116,10 +121,20 @@ class StreamHost(TeletypeHost):
     def key_ready(self) -> bool:
         if not self.keys:
             self.poll()
-        return bool(self.keys)
+        return bool(self.keys) and not self.holding
 
     def read_key(self) -> int | None:
-        return self.keys.popleft() if self.key_ready() else None
+        if not self.key_ready():
+            return None
+        key = self.keys.popleft()
+        self.holding = self.by_line and key == CR
+        return key
+
+    def release_line(self) -> bool:
+        """The program waits for input: the next line may be typed.  False if no line
+        was held."""
+        held, self.holding = self.holding, False
+        return held
 
     def wait_for_input(self, seconds: float) -> bool:
         """Wait up to ``seconds`` of wall time for a key, sleeping in the host (a program

@@ -215,6 +215,14 @@ def indirect_chain(mem, st, y: int) -> int:
 
     Kept apart from :func:`effective_address` so that the common case (no ``@``) is
     straight-line code for the plain engine's translator.
+
+    PI is sampled between the words of the chain, not after its last word: a request
+    raised by the last word's own memory reference (non-existent memory) is taken at
+    the next sample, after the instruction, or for ILDB/IDPB after their first part with
+    first-part-done set.  DEC's diagnostic PDP-6 part 3a (its test of an ``IDPB @0``
+    through non-existent memory, 2715-2727) requires this of the real machine; aap's
+    model tests the request in the same PI SYNC pulse that latches it and would take it
+    before the first part (reference 1.6, 2.2).  We follow the diagnostic.
     """
     levels = 0
     while True:
@@ -223,8 +231,9 @@ def indirect_chain(mem, st, y: int) -> int:
         if st[FAULT]:
             return -1
         levels += 1
-        if interruptible(st, levels):
-            return -1
+        if ir & 0o20000000:  # (nested: the translator takes no effects inside an `and`)
+            if interruptible(st, levels):
+                return -1
         y = index_step(mem, st, ir)
         if ir & 0o20000000 == 0:
             st[EA_LH] = (ir >> 18) & RH

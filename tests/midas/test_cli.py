@@ -130,6 +130,22 @@ def test_old_dialect_option(tmp_path: Path) -> None:
     assert run(str(src), "--dump", "--old") == (0, out, "")
 
 
+def test_define_supplies_what_a_linker_would(tmp_path: Path) -> None:
+    """WAR 44 refers to BKBEG" and BKEND", globals of another program the linker placed;
+    --define gives them values as SYM=VALUE before the first line would."""
+    src = write(tmp_path, '\tMOVE A,[-<BKEND"-BKBEG"+1>,,BKBEG"]\n\tPUSHJ P,SQRT\nEND\n')
+    assert run(str(src), "--dump")[0] == 1  # undefined without them
+    code, out, err = run(str(src), "--dump", "--define", "BKBEG=2000", "--define", "bkend=2777",
+                         "--define", "SQRT=30.", "--define", "A=1", "--define", "P=17")  # fmt: skip
+    assert (code, err) == (0, "")
+    assert out == ("000100/ 200040000102\n"  # MOVE 1,[-1000,,2000]
+                   "000101/ 260740000036\n"  # PUSHJ 17,36 (30. is decimal)
+                   "000102/ 777000002000\n")  # fmt: skip
+    for bad, message in (("1=2", "SYM=VALUE"), ("A", "SYM=VALUE"), ("A=NOSUCH", "NOSUCH")):
+        code, _out, err = run(str(src), "--define", bad)
+        assert code == 2 and "--define" in err and message in err and "Traceback" not in err
+
+
 def test_bench_command() -> None:
     code, out, _err = run("bench", "--lines", "300", "--repeat", "1")
     assert code == 0 and out.count("lines/second") == 2 and "macro-heavy" in out

@@ -180,3 +180,36 @@ def test_ka10_opcode_names_are_predefined_and_are_no_ops_on_the_pdp6() -> None:
     assert machine.run(max_instructions=100).reason == "halt"
     assert machine.pc == 0o104 and machine.memory[1] == 7  # JFFO did not jump
     assert machine.memory[2] == 0  # nor did UFA or DFN write AC+1
+
+
+# MIDAS 73 sized a constants area on pass 1 sharing a literal with an earlier one that
+# reads alike, when the earlier one's symbols were undefined then and are defined now,
+# and comparing old-style literals (closed by the line end) without their comments.
+# ITS 138 is built this way: its one constants area is 105 words with no zeros left on
+# pass 2 (the real binary); comparing values alone made it 110.
+MIDAS73_CONSTANTS = """\tCAME 1,[JRST 2,@UUOH
+\tCAME 2,[JRST 2,@UUOH\t;UUOH is not defined yet
+UUOH:\t0
+\tCAME 3,[JRST 2,@UUOH
+\tLDB 1,[IOLO,,TAB(2)
+\tLDB 2,[IOLO,,TAB(2)\t;a comment after it
+IOLO==1000
+TAB:\t0
+CONSTANTS
+AFTER:\t0
+\tEND
+"""
+
+
+def test_a_constants_area_is_sized_as_midas_73_sized_it() -> None:
+    program = assemble(MIDAS73_CONSTANTS, old=True)
+    assert not program.errors
+    assert program.words == {
+        0o100: xwd(0o312040, 0o107), 0o101: xwd(0o312100, 0o107), 0o102: 0,
+        0o103: xwd(0o312140, 0o107), 0o104: xwd(0o135040, 0o110),
+        0o105: xwd(0o135100, 0o110), 0o106: 0,
+        0o107: xwd(0o254120, 0o102),  # JRST 2,@UUOH: one word for all three
+        0o110: xwd(0o001002, 0o106),  # IOLO,,TAB(2): one for both
+        0o111: 0,  # AFTER, at once: no zeros left in the area
+    }  # fmt: skip
+    assert program.symbols["AFTER"] == 0o111

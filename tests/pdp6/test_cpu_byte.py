@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import FPD, PCCH, ins, word
+from .conftest import FPD, PCCH, RH, ins, io, word
 
 PTR = 0o120  # where the tests keep a pointer in memory
 DATA = 0o200
@@ -166,3 +166,59 @@ class TestFirstPartDone:
         m = exec1(ins("JSR", 0, 0o300), flags=FPD)
         assert m.memory[0o300] == word(FPD, 0o101)
         assert m.flags == PCCH
+
+
+class TestInterruptedBetweenParts:
+    """A request raised during an ILDB/IDPB's own address calculation is taken after
+    the first part: the saved PC word holds first-part-done and the instruction's own
+    address, and the restarted instruction does only its second part.  Our program does
+    what DEC's diagnostic part 3a does (2715-2727): the last word of the address chain
+    is in non-existent memory (read as 0, so E = 0 and the pointer is AC 0), which
+    requests the APR's channel 1."""
+
+    STACK = 0o400
+
+    def run_interrupted(self, run_program, instruction: int) -> tuple[object, list[int]]:
+        """Run ``instruction`` at 102 with the NXM set-up; the machine and the PC words
+        the channel 1 handler saved, in order."""
+        handler = [
+            ins("PUSH", 0o16, 0o300),  # keep each saved PC word
+            io("CONO", "APR", 0o10001),  # clear NXM, APR on channel 1
+            ins("JRST", 0o12, 0o300, i=1),  # restore the flags, dismiss
+        ]
+        m = run_program(
+            [io("CONO", "PI", 0o2300), io("CONO", "APR", 0o10001), instruction],
+            acs={0: bp(0o44, 6, DATA), 1: 0o77, 0o16: word(-8, self.STACK)},
+            mem={
+                PTR: word(0o000020, 0o777776),  # @777776: beyond the 4K of core
+                0o42: ins("JSR", 0, 0o300),
+                **{0o301 + n: w for n, w in enumerate(handler)},
+                DATA: W,
+            },
+            core_words=0o10000,
+        )
+        saved = m.memory[self.STACK + 1 : (m.memory[0o16] & RH) + 1]
+        return m, saved
+
+    def test_idpb_takes_the_interrupt_after_its_first_part(self, run_program) -> None:
+        m, saved = self.run_interrupted(run_program, ins("IDPB", 1, PTR, i=1))
+        first, after = saved
+        assert first & RH == 0o102 and first >> 18 & FPD  # between the parts
+        assert after & RH == 0o103 and not after >> 18 & FPD  # its second NXM, after it
+        assert m.memory[0] == bp(0o36, 6, DATA)  # incremented once, not twice
+        assert m.memory[DATA] == (W & 0o007777_777777) | 0o77 << 30
+        assert m.pc == 0o103 and not m.flags & FPD
+
+    def test_ildb_likewise(self, run_program) -> None:
+        m, saved = self.run_interrupted(run_program, ins("ILDB", 1, PTR, i=1))
+        assert [w & RH for w in saved] == [0o102, 0o103]
+        assert saved[0] >> 18 & FPD and not saved[1] >> 18 & FPD
+        assert m.memory[0] == bp(0o36, 6, DATA)
+        assert m.memory[1] == W >> 30
+
+    def test_any_instruction_finishes_before_the_interrupt_its_last_word_raised(
+        self, run_program
+    ) -> None:
+        m, saved = self.run_interrupted(run_program, ins("MOVE", 2, PTR, i=1))
+        assert [w & RH for w in saved] == [0o103]  # done, not abandoned and restarted
+        assert m.memory[2] == bp(0o44, 6, DATA)  # C(E), E = 0 from the zero word

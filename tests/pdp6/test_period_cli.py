@@ -78,6 +78,16 @@ def test_console_and_disasm_read_it(echo_its: Path) -> None:
     assert "000100  GO:      200740,,000152  MOVE 17,PDL+20" in listing
 
 
+def test_a_file_name_with_a_space_loads(echo_its: Path) -> None:
+    """As the archives name their binaries ("@ CHESS"): the console loads the name as it
+    is given, and its load command takes it quoted."""
+    named = echo_its.with_name("@ ECHO")
+    shutil.copy(echo_its, named)
+    result = pdp6("console", str(named), input=f'load "{named}"\n')
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count(f"loaded {named}: 28 words") == 2, result.output
+
+
 # --- checksums --------------------------------------------------------------------------------
 GREET = """GO:\tMOVE 1,CHAR
 \tDATAO TTY,1
@@ -119,6 +129,86 @@ def test_ignore_checksum_warns_and_runs(damaged: Path) -> None:
     listing = pdp6("disasm", str(damaged), "--ignore-checksum")
     assert listing.exit_code == 0 and "pdp6: warning: data block 1" in listing.stderr
     assert "000105  CHAR:    000000,,000105  CHAR" in listing.stdout
+
+
+def greet_damaged(tmp_path: Path, bits: int) -> Path:
+    """GREET in the archive encoding, CHAR ("A") changed by ``bits``."""
+    binary = midas(tmp_path, "greet", GREET)
+    index = decode_words(binary.read_bytes()).index(ord("A"))
+    return in_archive_encoding(binary, tmp_path / "GREET.BIN", {index: bits})
+
+
+def test_repair_checksums_puts_the_damaged_word_right(tmp_path: Path) -> None:
+    """Two bits of CHAR flipped ("A" to "e"): CHAR's implied value is two bits from the
+    file's, every other word's more.  The repair is made, told, and A is printed again."""
+    damaged = greet_damaged(tmp_path, 0o44)
+    result = pdp6("run", str(damaged), "--repair-checksums", "--baud", "fast")
+    assert (result.exit_code, result.stdout) == (0, "A"), result.output
+    assert result.stderr == (
+        "pdp6: repaired data block 1 (000100-000105): 000105 000000,,000145 -> "
+        "000000,,000101, the word its checksum implies (2 bits differ)\n"
+    )
+    console = pdp6("console", str(damaged), "--repair-checksums", input="e 105\nchecksum\n")
+    assert console.stdout.startswith("repaired data block 1 (000100-000105): 000105 ")
+    assert "000105 CHAR/       000000,,000101" in console.stdout
+    assert "pdp6> checksum\ndata block 1 (000100-000105;" in console.stdout  # still listed
+
+
+def test_a_repair_that_several_words_explain_is_not_made(damaged: Path) -> None:
+    """One bit of CHAR flipped: a one-bit change of two other words explains the checksum
+    as well, so no word is chosen; the file is refused, or loaded as it is."""
+    refused = pdp6("run", str(damaged), "--repair-checksums")
+    assert refused.exit_code == 1 and refused.output.count("\n") == 1, refused.output
+    assert refused.output.endswith(
+        "not repaired, 3 words explain it equally well (000101, 000102, 000105) "
+        "(--ignore-checksum loads it as it is)\n"
+    )
+    loaded = pdp6("run", str(damaged), "--repair-checksums", "--ignore-checksum", "--baud", "fast")
+    assert (loaded.exit_code, loaded.stdout) == (0, "E"), loaded.output
+    assert loaded.stderr.endswith("computed: loaded anyway\n")
+
+
+def test_deposit_stores_words_before_the_start(damaged: Path) -> None:
+    result = pdp6("run", str(damaged), "--ignore-checksum", "--baud", "fast",
+                  "--deposit", "105=101", "--deposit", "100=MOVEI 1,102")  # fmt: skip
+    assert (result.exit_code, result.stdout) == (0, "B"), result.output
+    assert result.stderr.endswith(
+        "pdp6: deposited 000000,,000101 at 000105 (was 000000,,000105)\n"
+        "pdp6: deposited 201040,,000102 at 000100 (was 200040,,000105)\n"
+    )
+    console = pdp6("console", str(damaged), "--ignore-checksum", "--deposit", "105=0,,101",
+                   input="e 105\n")  # fmt: skip
+    assert "deposited 000000,,000101 at 000105" in console.stdout
+    assert "000105 CHAR/       000000,,000101" in console.stdout
+
+
+def test_bad_deposits_and_repairs_are_refused_in_one_line(damaged: Path) -> None:
+    for args, message in (
+        (["--deposit", "105"], "ADDR=WORD"),
+        (["--deposit", "9=1"], "ADDR=WORD"),
+        (["--deposit", "1000000=1"], "beyond the 256K address space"),
+        (["--deposit", "105=NOSUCH"], "NOSUCH"),
+        (["--deposit", "40000=1", "--core", "16K", "--ignore-checksum"], "beyond this machine"),
+        (["--deposit", "105=1", "--boot"], "--boot reads FILE in through the RIM loader"),
+    ):
+        result = pdp6("run", str(damaged), *args)
+        assert result.exit_code in (1, 2) and message in result.output, (args, result.output)
+        assert "Traceback" not in result.output and result.output.count("Error") == 1, result.output
+
+
+def test_a_block_no_one_word_explains_is_refused_or_loaded_as_it_is(tmp_path: Path) -> None:
+    """The symbols' block is damaged: no word of memory to repair."""
+    binary = midas(tmp_path, "greet", GREET.replace("\tEND GO", "SYMBOL=5\n\tEND GO"))
+    words = decode_words(binary.read_bytes())
+    symbol_block = words.index(0o254000_000100) + 1  # after the start word
+    target = in_archive_encoding(binary, tmp_path / "SYMS.BIN", {symbol_block + 1: 1})
+    refused = pdp6("run", str(target), "--repair-checksums")
+    assert refused.exit_code == 1
+    assert "information block 1 (type 0; " in refused.output
+    assert "not repaired, only a data block's words can be repaired" in refused.output
+    loaded = pdp6("run", str(target), "--repair-checksums", "--ignore-checksum", "--baud", "fast")
+    assert (loaded.exit_code, loaded.stdout) == (0, "A"), loaded.output
+    assert "information block 1 (type 0; " in loaded.stderr and "loaded anyway" in loaded.stderr
 
 
 def test_the_console_repairs_the_word_the_checksum_implies(damaged: Path) -> None:
@@ -271,6 +361,20 @@ def test_start_overrides_or_supplies_the_start_address(tmp_path: Path) -> None:
     result = pdp6("run", str(bare))
     assert result.exit_code == 1
     assert "no start address (END with an address sets one; or --start)" in result.output
+
+
+def test_a_jumpa_start_word_starts_as_jrst_does(tmp_path: Path) -> None:
+    """DEC's diagnostic tapes end with JUMPA 100 where MIDAS writes JRST 100."""
+    binary = midas(tmp_path, "entries", ENTRIES.format(start="GO"))
+    words = decode_words(binary.read_bytes())
+    jrst_go = 0o254000_000100
+    at = [i for i, w in enumerate(words) if w == jrst_go]  # the start word, and its twin
+    jumpa = in_archive_encoding(binary, tmp_path / "DIAG.BIN",
+                                {i: jrst_go ^ 0o324000_000100 for i in at})  # fmt: skip
+    result = pdp6("run", str(jumpa), "--baud", "fast")
+    assert (result.exit_code, result.stdout) == (0, "A"), result.output
+    console = pdp6("console", str(jumpa), input="e pc\n")
+    assert "start GO (000100)\n" in console.stdout and "PC/ 000100   GO" in console.stdout
 
 
 def test_start_takes_symbols_in_the_console(programs: Programs) -> None:

@@ -9,11 +9,13 @@ from __future__ import annotations
 import os
 import re
 import select
+import shutil
 import signal
 import subprocess
 import time
 from pathlib import Path
 
+import pexpect
 import pytest
 
 from pdp6 import Machine
@@ -132,6 +134,21 @@ def test_sigterm_ends_the_console_while_it_runs(busy: Path) -> None:
     assert status == 143
     assert b"e pc" not in out and b"interrupted" not in out
     assert re.fullmatch(TERMINATED, err.decode()) and "at L (000102)" in err.decode(), err
+
+
+@pytest.mark.skipif(shutil.which("timeout") is None, reason="needs coreutils' timeout")
+@pytest.mark.parametrize("command", ["console", "run"])
+def test_timeout_at_a_terminal_ends_it(busy: Path, command: str) -> None:
+    """``timeout 3 pdp6 console FILE -c go`` typed at a terminal: timeout runs the command
+    in a process group of its own, in the background, where touching the terminal stops
+    it; the command leaves the terminal alone, runs, and SIGTERM ends it (timeout: 124)."""
+    extra = "-c go" if command == "console" else ""
+    line = " ".join([*pdp6_command(), command, str(busy), extra])
+    child = pexpect.spawn("/bin/sh", ["-c", f"timeout 3 {line}; echo status=$?"],
+                          env=subprocess_env(), encoding="ascii", timeout=30)  # fmt: skip
+    child.expect(r"pdp6: terminated by SIGTERM at L \(000102\) after [\d.]+ s emulated")
+    child.expect_exact("status=124")
+    child.expect(pexpect.EOF)
 
 
 # --- the API, in this process ---------------------------------------------------------------
