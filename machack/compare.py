@@ -424,9 +424,7 @@ class Comparison:
     the game typed from the start for every spot (see the module's docstring), ours
     typing on when the spot continues the game typed so far, else from a new game."""
 
-    def __init__(
-        self, boot: Callable[[], Original], ours: Ours, settings: Sequence[str]
-    ) -> None:
+    def __init__(self, boot: Callable[[], Original], ours: Ours, settings: Sequence[str]) -> None:
         self.boot, self.ours = boot, ours
         self.settings = list(settings)
         self.typed: list[chess.Move] | None = None
