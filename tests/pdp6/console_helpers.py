@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import sys
 import zlib
 from collections.abc import Callable
@@ -83,11 +84,14 @@ def subprocess_env() -> dict[str, str]:
 
 
 def spawn(*args: str, cwd: Path | None = None) -> pexpect.spawn:
-    """``pdp6 ARGS...`` on a pseudo-terminal (directly: no shell to catch Ctrl-C)."""
+    """``pdp6 ARGS...`` on a pseudo-terminal (directly: no shell to catch Ctrl-C).  Its
+    Ctrl-C is the default one even when the tests run as a shell's background job, which
+    starts with SIGINT ignored and passes that on."""
     program, *rest = pdp6_command()
     return pexpect.spawn(
         program, [*rest, *args], env=subprocess_env(), cwd=cwd, encoding="ascii",
         timeout=60, dimensions=(40, 200),
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
 
 
