@@ -881,9 +881,9 @@ class PMG:
                 dev >>= 1
             sc.add(dev, "NEW DEV")
             # 12. poor: the positional delta, the origin's importance in C when the walk
-            # from d reaches it (only a rook's is taken out, D21)
+            # from d reaches it (a rook's too: measured, against the audit's D21 reading)
             cpos = self.cpos[p.n]
-            Cp = sum(self.sqv[a] for a in sqs if a != o or p.t != R)
+            Cp = sum(self.sqv[a] for a in sqs)
             if Cp - cpos <= -48:
                 sc.poor = True
         total = start + sum(
