@@ -135,21 +135,24 @@ class OriginalEngine:
             raise OriginalError(f"the original made no move: it printed {choice.text!r}")
         found: dict[str, object] = {"time": choice.emulated_s}  # (PDP-6 seconds, as ours)
         if choice.value is not None:
-            found["score"] = chess.engine.PovScore(white_score(choice.value), chess.WHITE)
+            found["score"] = chess.engine.PovScore(white_score(choice.value, board.turn),
+                                                   chess.WHITE)  # fmt: skip
         return chess.engine.PlayResult(choice.move, None, found)  # type: ignore[arg-type]
 
     def quit(self) -> None:
         """Nothing to end: the machine goes with the process."""
 
 
-def white_score(value: int) -> chess.engine.Score:
-    """The value the original prints (pawn = 128, mate near 28672; White's view) as a
-    python-chess score.
+def white_score(value: int, mover: chess.Color = chess.WHITE) -> chess.engine.Score:
+    """The value the original prints (pawn = 128, mate near 28672; White's view) in a
+    position ``mover`` was to move in, as a python-chess score (a mate is counted from
+    the mover's side, whose ply count tells mating from mated: mate_moves).
 
-    >>> white_score(-477), white_score(28669)
-    (Cp(-373), Mate(+2))
+    >>> white_score(-477), white_score(28669), white_score(-28670, chess.BLACK)
+    (Cp(-373), Mate(+2), Mate(-1))
     """
-    moves = mate_moves(value)
+    own = value if mover == chess.WHITE else -value
+    moves = mate_moves(own)
     if moves is not None:
-        return chess.engine.Mate(moves)
+        return chess.engine.Mate(moves if mover == chess.WHITE else -moves)
     return chess.engine.Cp(centipawns(value))
