@@ -4,13 +4,15 @@ Each position is reached the same way in both programs: the game is typed into e
 its start (the original has no way to set up a position), then each is asked for its
 move (``GO`` in ours, ``M`` in the original's).  The original is booted afresh from its
 image for every position, because it carries state from one search to the next that
-neither ``U`` nor its ``RESET`` clears: one word of its attack tables (the entry of one
-square, left out when the tables are cleared) keeps what its last search put there, and
-its plausibilities, and sometimes its move, follow it (measured: with the original kept
-running through a set, as in play, its answer in a position depends on which positions
-it was asked about before).  Booted afresh, its answer is a function of the position
-and the settings alone.  Ours keeps no such state: it types on from one position of a
-game to the next.  Both run on this emulator, so their PDP-6 times
+neither ``U`` nor its ``RESET`` clears: it forgets every pin when it builds its attack
+tables but that of one piece, Black's queen's rook (piece 32), so once the rook has been
+pinned, in the game or anywhere in a search, it stays pinned, and its plausibilities,
+and sometimes its move, follow (measured: with the original kept running through a set,
+as in play, its answer in a position depends on which positions it was asked about
+before).  Booted afresh, its answer is a function of the game and the settings alone.
+``RULES D`` keeps that pin as the original does, until a new board (``NEW``, ``SETUP``),
+so ours too starts every position with ``NEW`` and the game typed from its start.
+Both run on this emulator, so their PDP-6 times
 compare directly (the original prints at the fast rate, as ours does: see
 :class:`machack.original.QuickPrinter`).  Both print every top-level move they searched,
 in their search order (the plausibility order) with its value: ours with ``SMVD 2``,
@@ -420,14 +422,13 @@ def boot_original(image: LoadedImage, engine: str | None = None) -> Original:
 
 
 class Comparison:
-    """Both programs, brought to one spot after another: the original booted afresh and
-    the game typed from the start for every spot (see the module's docstring), ours
-    typing on when the spot continues the game typed so far, else from a new game."""
+    """Both programs, brought to one spot after another: the original booted afresh, ours
+    from ``NEW``, and the game typed into both from the start (see the module's
+    docstring)."""
 
     def __init__(self, boot: Callable[[], Original], ours: Ours, settings: Sequence[str]) -> None:
         self.boot, self.ours = boot, ours
         self.settings = list(settings)
-        self.typed: list[chess.Move] | None = None
 
     def original(self) -> Original:
         """The original booted, with the settings; a setting refused is a CompareError."""
@@ -440,18 +441,10 @@ class Comparison:
 
     def ask(self, spot: Spot) -> Row:
         original, ours = self.original(), self.ours
+        ours.new_game()
         for move in spot.moves:
             original.push(move)
-        if self.typed is None or spot.moves[: len(self.typed)] != self.typed:
-            self.typed = None  # (until the new game is typed)
-            ours.new_game()
-            self.typed = []
-        typed = self.typed
-        self.typed = None  # (until its moves are typed)
-        for move in spot.moves[len(typed) :]:
             ours.push(move)
-            typed.append(move)
-        self.typed = typed
         board = original.board.copy()
         return Row(spot, ours.think(), original_pick(board, original.think()))
 

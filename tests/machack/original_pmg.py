@@ -80,6 +80,9 @@ class Game:
                 self.pieces[n] = Piece(n, t, white, sq_of(sq), 0, RVAL[t], RVAL[t])
         self.at: dict[int, int] = {p.sq: p.n for p in self.pieces.values()}
         self.gone_nmoves: dict[int, int] = {}  # NMOVES of the captured pieces (kept)
+        # Black's QR (32) pinned at any position of the game stays pinned: the original
+        # forgets every pin but its own (RULES D keeps it; tables built after every move)
+        self.pin32 = False
         for m in moves:
             self.push(m)
 
@@ -114,6 +117,7 @@ class Game:
         p.nmoves += 1
         self.at[d] = n
         b.push(m)
+        self.pin32 = self.pin32 or 32 in Tables(self).pinned
 
     def _capture(self, n: int) -> None:
         self.gone_nmoves[n] = self.pieces.pop(n).nmoves
@@ -151,6 +155,8 @@ class Tables:
             pp, rp = g.pieces[pinner], g.pieces[rear]
             if self.cnt[rp.white][rp.sq] == 0 or rp.pv >= pp.pv:
                 self.pinned[front] = pinner
+        if g.pin32 and 32 in g.pieces:
+            self.pinned.setdefault(32, 0)
 
     def piece(self, a: int) -> Piece | None:
         n = self.bd.get(a, OFF)
@@ -477,11 +483,8 @@ class PMG:
         if T.cnt[not I][a] == 0:
             return 0
         A = T.cheapest(a, not I)  # his pinned pieces attack
-        defenders = T.attackers(a, I, None, True)
-        if T.cnt[not I][a] >= 2:  # my king does not take back on a square attacked twice
-            defenders = [q for q in defenders if q.t != K]
-        d = min((q.pv for q in defenders), default=None)
-        if T.cnt[I][a] == 0 or d is None:
+        defenders = T.attackers(a, I, None, True)  # mine that are pinned do not defend
+        if T.cnt[I][a] == 0 or not defenders:
             return p.pv
         if A is None:
             return 0
@@ -489,8 +492,11 @@ class PMG:
             return p.pv - A
         if T.cnt[not I][a] == 1:
             return 0
-        if p.pv - A + d > 0:
-            return p.pv - A + d
+        # attacked twice: my king does not take back; a defence that holds the balance
+        # still loses the whole piece (the original's root tables, 468 positions)
+        d = min((q.pv for q in defenders if q.t != K), default=None)
+        if d is None or p.pv - A + d > 0:
+            return p.pv
         return 0
 
     def trapped(self, p: Piece) -> bool:

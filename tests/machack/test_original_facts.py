@@ -35,20 +35,17 @@ def spots(name: str) -> list[dict]:
     ("name", "same_move", "same_roots"), [("1967", 0.939, 0.9), ("dev", 0.943, 0.86)]
 )
 def test_rules_d_chooses_as_the_original(name: str, same_move: float, same_roots: float) -> None:
-    """Each position reached by typing its game from the start (as compare does), then
-    GO: the move and the set of root moves searched against the original's."""
+    """Each position reached from NEW by typing its game from the start (as compare
+    does: the original's one pin that outlives a search, which RULES D keeps, is a
+    function of the game alone then), then GO: the move and the set of root moves
+    searched against the original's."""
     ours = Ours(SETTINGS)
-    typed: list[chess.Move] | None = None
     agree = roots = 0
     rows = spots(name)
     for row in rows:
-        moves = [chess.Move.from_uci(m) for m in row["moves"]]
-        if typed is None or moves[: len(typed)] != typed:
-            ours.new_game()
-            typed = []
-        for move in moves[len(typed) :]:
-            ours.push(move)
-            typed.append(move)
+        ours.new_game()
+        for move in row["moves"]:
+            ours.push(chess.Move.from_uci(move))
         pick = ours.think()
         agree += pick.move is not None and pick.move.uci() == row["move"]
         mine = {x.move.uci() for x in pick.roots if x.move}

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import chess
 import pytest
 
+from machack.replay import GAMES_1967, read_games
 from machack.session import Session
 
 # Piece values (machack-original 3.1); a pawn gains 8 a rank past its second in the PMG.
@@ -1235,6 +1236,40 @@ def test_square_importance_in_core(session: Session, fen: str, losses: dict[str,
 
 
 @pytest.mark.parametrize(
+    ("fen", "square", "paper", "rules_d"),
+    [
+        # The QN pinned on QB3, attacked by a knight and a bishop, defended by the QNP:
+        # the paper's reading loses N - N + P; the surviving program the whole knight
+        # (found in a dev position, where it scores B-Q2 144 above that reading, Q-Q2
+        # and K-Q2 72).  Halved: the knight can take his on Q5.
+        ("4k3/8/8/3n4/1b6/2N5/1P6/4K3 w - - 0 30", "c3", P // 2, N // 2),
+        # Black's QB on Q2 attacked by a pawn and the queen, the king its one defender:
+        # the paper's reading drops the king at once (undefended, the whole bishop); the
+        # surviving program drops it only after the cheaper attacker, which wins B - P.
+        ("3k4/3b1Q2/2P5/8/8/8/8/6K1 b - - 0 30", "d7", B // 2, (B - pawn("c6", True)) // 2),
+    ],
+)
+def test_expected_loss_by_rules(
+    session: Session, fen: str, square: str, paper: int, rules_d: int
+) -> None:
+    """The expected loss under a piece attacked twice (2.1) by both rule sets: RULES D
+    as the original's own square-importance table reads at its root (all 29,952
+    squares of the 468 compared positions equal but three, where its stale attack
+    word stands)."""
+    board = chess.Board(fen)
+    at = chess.parse_square(square)
+    address = 10 * (chess.square_rank(at) + 2) + 8 - chess.square_file(at)
+    try:
+        for rules, loss in (("PAPER", paper), ("D", rules_d)):
+            session.command(f"RULES {rules}")
+            session.setup(fen)
+            session.command("PLAUS")
+            assert session.peek("SQVAL", address) == sqval(board, at, {square: loss}), rules
+    finally:
+        session.command("RULES PAPER")
+
+
+@pytest.mark.parametrize(
     ("fen", "loss"),
     [
         ("7k/8/8/8/6n1/8/5P2/K3n3 w - - 0 30", P // 2),  # KB4 free: a way out, halved
@@ -1354,3 +1389,33 @@ def test_xray_behind_own_pawn_tests_the_rays_direction(session: Session) -> None
         for address in tests:
             word = image.words[address]
             assert ((word >> 23) & 0o17, word & 0o777777) == (image.symbol("W"), address + 2)
+
+
+def test_black_queens_rook_stays_pinned(session: Session) -> None:
+    """RULES D: once Black's QR (piece 32) has been pinned it stays pinned, through U,
+    until a new board: the original forgets every pin when it builds its tables but
+    that one (measured: its pin word stays set from 1967 game 1, 28.Q-B3, on).  Before
+    28.Q-B3 the rook on K5 is pinned by nothing, so the queen's move scores no attack on
+    a pinned piece; typed on to 28.Q-B3, which pins it, and taken back, the same move
+    does; NEW forgets it."""
+    game = [move.uci() for move in read_games(GAMES_1967 / "descriptive.txt")[0].moves]
+
+    def pinned_attacked() -> bool:
+        lines = session.command("TRACE C2C3").lines
+        return any("ATTACKS PINNED" in line for line in lines)
+
+    try:
+        session.command("RULES D")
+        reach(session, None, game[:54])
+        assert not pinned_attacked()
+        session.command(game[54].upper())
+        session.command("U")
+        assert pinned_attacked()
+        reach(session, None, game[:54])
+        assert not pinned_attacked()
+        session.command("RULES PAPER")  # the paper's program forgets every pin
+        reach(session, None, game[:55])
+        session.command("U")
+        assert not pinned_attacked()
+    finally:
+        session.command("RULES PAPER")
