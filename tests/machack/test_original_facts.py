@@ -5,8 +5,8 @@ own making, dev.pgn; recorded by make_original_facts.py with the original booted
 for each position, as ``machack compare`` does; the image itself is not read here).
 
 The issue's target is the same move in 95% of the positions and the same root moves in
-85%; the floors below are what the program reaches today (November 2026: 94.0% and 94.4%
-the same move, 90.6% and 86.8% the same root moves, 94.3% of root plausibilities), so a
+85%; the floors below are what the program reaches today (November 2026: 98.0% and 96.6%
+the same move, 91.3% and 90.3% the same root moves, 97.3% of root plausibilities), so a
 change that loses agreement fails here, and one that gains raises them.
 """
 
@@ -32,7 +32,7 @@ def spots(name: str) -> list[dict]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("name", "same_move", "same_roots"), [("1967", 0.939, 0.9), ("dev", 0.943, 0.86)]
+    ("name", "same_move", "same_roots"), [("1967", 0.975, 0.91), ("dev", 0.965, 0.9)]
 )
 def test_rules_d_chooses_as_the_original(name: str, same_move: float, same_roots: float) -> None:
     """Each position reached from NEW by typing its game from the start (as compare
@@ -57,7 +57,7 @@ def test_rules_d_chooses_as_the_original(name: str, same_move: float, same_roots
 @pytest.mark.slow
 def test_rules_d_plausibilities_are_the_originals() -> None:
     """PLAUS under RULES D against the original's root plausibilities (read as its PMG
-    pushed them): at least 94% of the 13,440 equal."""
+    pushed them): at least 97.2% of the 13,440 equal."""
     session = Session()
     equal = total = 0
     for name in ("1967", "dev"):
@@ -78,4 +78,4 @@ def test_rules_d_plausibilities_are_the_originals() -> None:
             for uci, plausibility, *_ in row["cands"]:
                 total += 1
                 equal += ours.get(uci) == plausibility
-    assert equal / total >= 0.94, f"{equal} of {total}"
+    assert equal / total >= 0.972, f"{equal} of {total}"
