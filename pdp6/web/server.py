@@ -32,6 +32,7 @@ from .console import Console, Send, phosphor_settings
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8340
 MAX_MESSAGE = 64 * 1024  # bytes in one message from the page: a few thousand keys at most
+HEARTBEAT_S = 10.0  # a page that answers no ping for this long is gone: its machine ends
 MAX_CONSOLES = 32  # machines at once; a tab past that is told so and closed
 STATIC = Path(str(files("pdp6.web") / "static"))
 
@@ -62,7 +63,7 @@ class Server:
         origin = request.headers.get("Origin")
         if origin is not None and urlsplit(origin).netloc != request.host:
             raise web.HTTPForbidden(text=f"websocket from another origin ({origin}) refused")
-        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE)
+        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=HEARTBEAT_S)
         await ws.prepare(request)
         if len(self.consoles) >= MAX_CONSOLES:
             await ws.send_json({"type": "error", "message": f"{MAX_CONSOLES} machines are "

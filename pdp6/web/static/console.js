@@ -126,6 +126,9 @@ socket.addEventListener("message", (event) => {
   const message = JSON.parse(event.data);
   handlers[message.type]?.(message);
 });
+// Leaving the page ends its machine at once (a page kept in the back-forward cache would
+// otherwise keep its socket, and the machine, open).
+window.addEventListener("pagehide", () => socket.close(1000, "the page was closed"));
 socket.addEventListener("close", (event) => {
   state.ended = true;
   const why = event.reason ? `: ${event.reason}` : "";

@@ -1,0 +1,193 @@
+"""``machack web`` as a person uses it: a real browser (headless Chromium) on the page.
+
+The server runs in this process (pdp6.web.server.serving), so a test can look at the
+machine behind a tab: the canvas is compared pixel for pixel with what pdp6.render's
+PNG renderer draws of the same points of the same 340, at the same emulated time.  The
+websocket is also fed what no page sends, and closed while the machine thinks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+from pdp6.render import render
+from tests.browser import canvas_pixels, chromium, need_browser, printed, unfreeze, wait_for
+
+pytest.importorskip("aiohttp", reason="the web extra is not installed: pip install -e '.[web]'")
+
+from machack.web import MacHackConsole, console_maker  # noqa: E402
+from pdp6.web.console import CANVAS, EXPOSURE_NS  # noqa: E402
+from pdp6.web.server import MAX_MESSAGE, Server, serving  # noqa: E402
+
+BOARD_ROWS = slice(190, 610)  # the canvas rows of the board (the clocks are above, below)
+REPLY = re.compile(r"P-K4\s*\n_\s*\n1\. \.\.\. (\S+)")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[tuple[Server, str]]:
+    need_browser()
+    server = Server(console_maker("black", 4, None), MacHackConsole.title)
+    with serving(server) as url:
+        yield server, url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as driver:
+        yield driver
+
+
+def only_console(server: Server) -> MacHackConsole:
+    console = wait_for(lambda: len(server.consoles) == 1 and next(iter(server.consoles)),
+                       why="one machine for the one tab")  # fmt: skip
+    assert isinstance(console, MacHackConsole)
+    return console
+
+
+def console_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "pdp6-web-console"]
+
+
+def others(server: Server) -> tuple[set[MacHackConsole], int]:
+    """The machines (and their threads) there before a test opens its own socket."""
+    return set(server.consoles), len(console_threads())  # type: ignore[arg-type]
+
+
+def ended_with_its_socket(server: Server, before: tuple[set[MacHackConsole], int]) -> None:
+    """The machine of the test's socket, and its thread, are gone."""
+    consoles, threads = before
+    wait_for(lambda: server.consoles <= consoles and len(console_threads()) <= threads,
+             seconds=10, why="the machine ended with its socket")  # fmt: skip
+
+
+def new_tab(driver: Any, server: Server, url: str) -> MacHackConsole:
+    """The page loaded afresh (a new machine: the last one ends) and at its prompt."""
+    driver.get("about:blank")
+    wait_for(lambda: not server.consoles, why="the last page's machine ends")
+    driver.get(url)
+    wait_for(lambda: printed(driver).endswith("*"), why="the program's prompt")
+    return only_console(server)
+
+
+def type_on_paper(driver: Any, text: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    driver.find_element(By.ID, "paper").send_keys(text)
+
+
+def test_the_page_plays_and_its_canvas_is_the_png_renderers_picture(server, browser) -> None:
+    """Type P-K4 on the paper: the program echoes it, acknowledges with `_` and answers;
+    the board on the canvas changes, and the canvas is render()'s picture of the 340's
+    points exactly."""
+    srv, url = server
+    console = new_tab(browser, srv, url)
+    wait_for(lambda: browser.execute_script("return window.pdp6web.firstPictureMs"),
+             why="a first picture on the canvas")  # fmt: skip
+    time.sleep(0.3)  # (a whole refresh of the first position)
+    before, _ = canvas_pixels(browser)
+    unfreeze(browser)
+    type_on_paper(browser, "p-k4\n")  # (lower case is typed as upper case, as at the tty)
+    reply = wait_for(lambda: REPLY.search(printed(browser)), why="`_` and the machine's reply")
+    assert reply.group(1) in ("P-K4", "P-QB4", "P-K3", "N-KB3")
+    time.sleep(0.5)  # (the new position's lists drawn for a while)
+    after, at = canvas_pixels(browser)
+    with console.held():
+        expected = render(console.display.points, at, size=CANVAS, exposure_ns=EXPOSURE_NS,
+                          method="splat")  # fmt: skip
+    unfreeze(browser)
+    diff = np.abs(after.astype(int) - expected.astype(int))
+    assert expected.any()
+    assert diff.max() <= 2 and (diff > 0).mean() < 0.001, (diff.max(), (diff > 0).mean())
+    moved = (before[BOARD_ROWS] != after[BOARD_ROWS]).any(axis=2).sum()
+    assert moved > 200, f"the board did not change on the canvas ({moved} pixels)"
+
+
+def test_bell_stops_the_machine_thinking(server, browser) -> None:
+    """BELL (the button, then Ctrl-C on the paper) while the machine thinks: QUIT."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    srv, url = server
+    new_tab(browser, srv, url)
+    type_on_paper(browser, "BOOK OFF\nDEPTH 9\nP-Q4\n")
+    wait_for(lambda: printed(browser).rstrip().endswith("P-Q4\n_"), why="P-Q4 taken")
+    time.sleep(0.3)
+    assert "QUIT" not in printed(browser)
+    browser.find_element(By.ID, "bell").click()
+    wait_for(lambda: "QUIT" in printed(browser), why="QUIT after BELL")
+    wait_for(lambda: printed(browser).endswith("*"), why="the prompt after QUIT")
+    assert "MACHINE STOPPED PLAYING" in printed(browser)
+    type_on_paper(browser, "PB\n")  # it plays again: thinks about its move
+    time.sleep(0.5)
+    type_on_paper(browser, Keys.CONTROL + "c")
+    wait_for(lambda: printed(browser).count("QUIT") == 2, why="QUIT after Ctrl-C")
+
+
+async def _talk(url: str, sends: list[Any], wait_s: float = 3.0) -> list[Any]:
+    """Open the websocket, send each of ``sends`` (str, bytes or a close), and gather
+    what comes back for ``wait_s``."""
+    import aiohttp
+
+    got: list[Any] = []
+    async with aiohttp.ClientSession() as http, http.ws_connect(url + "ws") as ws:
+        for item in sends:
+            if isinstance(item, bytes):
+                await ws.send_bytes(item)
+            else:
+                await ws.send_str(item)
+        end = time.monotonic() + wait_s
+        while time.monotonic() < end:
+            try:
+                message = await ws.receive(timeout=end - time.monotonic())
+            except TimeoutError:
+                break
+            if message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+                got.append(("closed", ws.close_code))
+                break
+            if message.type == aiohttp.WSMsgType.TEXT:
+                got.append(message.json())
+    return got
+
+
+def test_bad_input_gets_a_message_and_the_machine_goes_on(server, capfd) -> None:
+    """Garbage, binary frames, messages no page sends and too many keys each get an
+    `error` message; the machine still answers a move after them; nothing is logged."""
+    srv, url = server
+    too_many = '{"type": "keys", "text": "' + "A" * 9000 + '"}'
+    bad = ["not json", '"a string"', "[1, 2]", '{"type": "keys", "text": 7}',
+           '{"type": "launch"}', b"\x00\xff binary", too_many]  # fmt: skip
+    before = others(srv)
+    got = asyncio.run(_talk(url, [*bad, '{"type": "keys", "text": "P-K4\\r"}'], wait_s=4.0))
+    errors = [m["message"] for m in got if isinstance(m, dict) and m["type"] == "error"]
+    assert len(errors) == len(bad), errors
+    assert any("keys refused" in e for e in errors)
+    text = "".join(m["text"] for m in got if isinstance(m, dict) and m["type"] == "print")
+    assert REPLY.search(text), text
+    ended_with_its_socket(srv, before)
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_huge_message_closes_the_socket_cleanly(server, capfd) -> None:
+    srv, url = server
+    before = others(srv)
+    got = asyncio.run(_talk(url, ['{"type": "keys", "text": "' + "A" * MAX_MESSAGE + '"}']))
+    assert ("closed", 1009) in got, got
+    ended_with_its_socket(srv, before)
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_closing_the_socket_mid_move_ends_the_machine(server, capfd) -> None:
+    srv, url = server
+    before = others(srv)
+    keys = '{"type": "keys", "text": "BOOK OFF\\rDEPTH 9\\rP-K4\\r"}'
+    asyncio.run(_talk(url, [keys], wait_s=2.0))  # (closed while it thinks)
+    ended_with_its_socket(srv, before)
+    assert "Traceback" not in capfd.readouterr().err
