@@ -102,3 +102,25 @@ def canvas_pixels(driver: Any) -> tuple[np.ndarray, int]:
 
 def unfreeze(driver: Any) -> None:
     driver.execute_script("window.pdp6web.frozen = false")
+
+
+def canvas_against_renderer(driver: Any, console: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The canvas now, and what pdp6.render draws (its PNG pictures' renderer) of the
+    console's 340 at the same emulated time with the page's exposure: the points of the
+    display itself, read while the machine is held between two chunks."""
+    from pdp6.render import render
+    from pdp6.web.console import CANVAS, EXPOSURE_NS
+
+    shown, at = canvas_pixels(driver)
+    with console.held():
+        expected = render(console.display.points, at, size=CANVAS, exposure_ns=EXPOSURE_NS,
+                          method="splat")  # fmt: skip
+    unfreeze(driver)
+    return shown, expected
+
+
+def assert_same_picture(shown: np.ndarray, expected: np.ndarray) -> None:
+    """Equal but for a rounding here and there (JavaScript's and numpy's last bits)."""
+    diff = np.abs(shown.astype(int) - expected.astype(int))
+    assert expected.any(), "nothing drawn"
+    assert diff.max() <= 2 and (diff > 0).mean() < 0.001, (diff.max(), (diff > 0).mean())

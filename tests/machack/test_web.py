@@ -15,16 +15,22 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import numpy as np
 import pytest
 
-from pdp6.render import render
-from tests.browser import canvas_pixels, chromium, need_browser, printed, unfreeze, wait_for
+from tests.browser import (
+    assert_same_picture,
+    canvas_against_renderer,
+    canvas_pixels,
+    chromium,
+    need_browser,
+    printed,
+    unfreeze,
+    wait_for,
+)
 
 pytest.importorskip("aiohttp", reason="the web extra is not installed: pip install -e '.[web]'")
 
 from machack.web import MacHackConsole, console_maker  # noqa: E402
-from pdp6.web.console import CANVAS, EXPOSURE_NS  # noqa: E402
 from pdp6.web.server import MAX_MESSAGE, Server, serving  # noqa: E402
 
 BOARD_ROWS = slice(190, 610)  # the canvas rows of the board (the clocks are above, below)
@@ -98,14 +104,8 @@ def test_the_page_plays_and_its_canvas_is_the_png_renderers_picture(server, brow
     reply = wait_for(lambda: REPLY.search(printed(browser)), why="`_` and the machine's reply")
     assert reply.group(1) in ("P-K4", "P-QB4", "P-K3", "N-KB3")
     time.sleep(0.5)  # (the new position's lists drawn for a while)
-    after, at = canvas_pixels(browser)
-    with console.held():
-        expected = render(console.display.points, at, size=CANVAS, exposure_ns=EXPOSURE_NS,
-                          method="splat")  # fmt: skip
-    unfreeze(browser)
-    diff = np.abs(after.astype(int) - expected.astype(int))
-    assert expected.any()
-    assert diff.max() <= 2 and (diff > 0).mean() < 0.001, (diff.max(), (diff > 0).mean())
+    after, expected = canvas_against_renderer(browser, console)
+    assert_same_picture(after, expected)
     moved = (before[BOARD_ROWS] != after[BOARD_ROWS]).any(axis=2).sum()
     assert moved > 200, f"the board did not change on the canvas ({moved} pixels)"
 
