@@ -1174,6 +1174,9 @@ def book_check() -> None:
 @click.option("--idle/--no-idle", default=True, show_default=True,
               help="The host CPU machack play uses waiting at its prompt on a terminal, "
               "on each engine (5 s each).")  # fmt: skip
+@click.option("--web/--no-web", default=True, show_default=True,
+              help="machack web's figures: a page's first picture in headless Chromium, "
+              "and the emulation's speed with the page drawing the 340 (a minute).")  # fmt: skip
 def bench(
     positions: int,
     first_start: bool,
@@ -1181,20 +1184,23 @@ def bench(
     search: bool,
     agreement_every: int,
     idle: bool,
+    web: bool,
 ) -> None:
     """Perft speed, emulated move-generation time, time per move at depth 4, the
     Greenblatt search's figures (the plausible move generator's time a call, agreement
     with the 1967 games and the time a move), the hash table, the agreement with the 1967
     moves with the book and the hash table on, the share of a search's emulated time the
     Type 340's refresh takes, and the time to the first prompt on a fresh machine and a
-    warm one, and the CPU it uses waiting at its prompt."""
+    warm one, the CPU it uses waiting at its prompt, and machack web's first picture and
+    cost."""
     from . import bench as benchmod
 
     auto = AutoEngine(say=_Say())
     if auto.pending:
         click.echo("waiting for the compiled engine's first build (1-3 minutes) ...", err=True)
         auto.wait()
-    benchmod.run(click.echo, positions, first_start, agreement_every, display_cost, search, idle)
+    benchmod.run(click.echo, positions, first_start, agreement_every, display_cost, search, idle,
+                 web)  # fmt: skip
 
 
 if __name__ == "__main__":  # pragma: no cover

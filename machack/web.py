@@ -35,6 +35,7 @@ class MacHackConsole(Console):
         super().__init__(send)
         self.image, self.colour, self.depth, self.engine = image, colour, depth, engine
         self.session: Session | None = None
+        self.at_prompt = False  # in the wait for a key at the prompt
 
     def boot(self) -> None:
         session = Session(self.image, engine=self.engine)
@@ -76,6 +77,7 @@ class MacHackConsole(Console):
         assert session is not None
         m = session.machine
         m.breakpoints.discard(session.idle_pc)
+        self.at_prompt = True
         anchor_us, anchor_wall = m.elapsed_us, time.monotonic()
         try:
             while not self.host.closed and not self.host.key_ready():
@@ -93,9 +95,10 @@ class MacHackConsole(Console):
                     raise ProgramHalted(f"the program halted at {stop.pc:06o}")
         finally:
             m.breakpoints.add(session.idle_pc)
+            self.at_prompt = False
 
     def waiting(self) -> bool:
-        return self.session is not None and self.session.at_prompt()
+        return self.at_prompt
 
 
 def console_maker(colour: str, depth: int, engine: str | None) -> Callable[[Send], Console]:

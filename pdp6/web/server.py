@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import signal
 import threading
 from collections.abc import Callable, Iterator
 from importlib.resources import files
@@ -155,19 +156,23 @@ async def _start(server: Server, host: str, port: int) -> tuple[web.AppRunner, s
 
 
 def serve(server: Server, host: str, port: int, say: Callable[[str], None]) -> None:
-    """Serve until Ctrl-C (or SIGTERM); ``say`` gets the address once it is listening.
-    A port that cannot be had raises OSError before anything is said."""
+    """Serve until Ctrl-C, SIGTERM or SIGHUP, then close every page and end every
+    machine; ``say`` gets the address once it is listening.  A port that cannot be had
+    raises OSError before anything is said."""
 
     async def main() -> None:
         runner, url = await _start(server, host, port)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            loop.add_signal_handler(sig, stop.set)
         say(url)
         try:
-            await asyncio.Event().wait()
+            await stop.wait()
         finally:
             await runner.cleanup()
 
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(main())
+    asyncio.run(main())
 
 
 @contextlib.contextmanager

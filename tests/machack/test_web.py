@@ -9,10 +9,14 @@ websocket is also fed what no page sends, and closed while the machine thinks.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
+import os
 import re
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -191,3 +195,76 @@ def test_closing_the_socket_mid_move_ends_the_machine(server, capfd) -> None:
     asyncio.run(_talk(url, [keys], wait_s=2.0))  # (closed while it thinks)
     ended_with_its_socket(srv, before)
     assert "Traceback" not in capfd.readouterr().err
+
+
+def rss_mb() -> float:
+    """This process's resident memory (the server and its machines are in it)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def children() -> list[int]:
+    """The processes this one has started (and not yet reaped)."""
+    me = str(os.getpid())
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            if stat.read_text().rsplit(")", 1)[1].split()[1] == me:
+                found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.slow
+def test_fifty_tabs_opened_and_closed_leave_nothing_behind(server, browser) -> None:
+    """Fifty tabs in a row, each a new machine playing a move, each closed: afterwards
+    no machine, no thread, no process and (within a few machines' worth) no memory is
+    left of them."""
+    srv, url = server
+    new_tab(browser, srv, url)
+    browser.get("about:blank")
+    wait_for(lambda: not srv.consoles and not console_threads(), why="a clean start")
+    gc.collect()
+    rss0, threads0, children0 = rss_mb(), threading.active_count(), children()
+    first = browser.current_window_handle
+    for _ in range(50):
+        browser.switch_to.new_window("tab")
+        browser.get(url)
+        wait_for(lambda: printed(browser).endswith("*"), why="the program's prompt")
+        type_on_paper(browser, "P-K4\n")
+        wait_for(lambda: REPLY.search(printed(browser)), why="the machine's reply")
+        browser.close()
+        browser.switch_to.window(first)
+    wait_for(lambda: not srv.consoles and not console_threads(), why="every machine ended")
+    gc.collect()
+    grown = rss_mb() - rss0
+    print(f"50 tabs: memory {rss0:.0f} MB before, {rss0 + grown:.0f} MB after")
+    assert threading.active_count() <= threads0
+    assert children() == children0
+    assert grown < 100, f"{grown:.0f} MB more after 50 tabs"
+
+
+def test_the_command_prints_its_address_serves_the_page_and_ends_on_ctrl_c() -> None:
+    """``machack web --port 0``: the address on its first line, the page there, only
+    127.0.0.1; SIGINT ends it at once with status 0 and no traceback."""
+    import subprocess
+    import sys
+    import urllib.request
+
+    command = [str(Path(sys.executable).parent / "machack"), "web", "--port", "0"]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        url = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert url, line
+        with urllib.request.urlopen(url.group(0), timeout=10) as page:
+            assert b"<canvas" in page.read()
+        server.send_signal(2)
+        _, err = server.communicate(timeout=30)
+        assert server.returncode == 0 and "Traceback" not in err, err
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
