@@ -42,9 +42,8 @@ export class Phosphor {
       return a;
     };
     this.t = keep(Float64Array, this.t);
-    this.x = keep(Uint16Array, this.x);
-    this.y = keep(Uint16Array, this.y);
     this.l = keep(Uint8Array, this.l);
+    this.p = keep(Int32Array, this.p); // each point's pixel, worked out once
     this.cap = cap;
   }
 
@@ -58,11 +57,18 @@ export class Phosphor {
     let at = 16;
     this.t.set(new Float64Array(buffer, at, n), this.count);
     at += 8 * n;
-    this.x.set(new Uint16Array(buffer, at, n), this.count);
+    const xs = new Uint16Array(buffer, at, n);
     at += 2 * n;
-    this.y.set(new Uint16Array(buffer, at, n), this.count);
+    const ys = new Uint16Array(buffer, at, n);
     at += 2 * n;
     this.l.set(new Uint8Array(buffer, at, n), this.count);
+    const size = this.size;
+    const scale = size / this.s.raster;
+    for (let i = 0; i < n; i++) {
+      const col = Math.trunc(Math.min((xs[i] + 0.5) * scale, size - 1));
+      const row = size - 1 - Math.trunc(Math.min((ys[i] + 0.5) * scale, size - 1));
+      this.p[this.count + i] = row * size + col;
+    }
     this.count += n;
     this.now = Math.max(this.now, upto);
   }
@@ -71,7 +77,7 @@ export class Phosphor {
   forget(before) {
     const drop = this.firstAtOrAfter(before);
     if (drop === 0) return;
-    for (const a of [this.t, this.x, this.y, this.l]) a.copyWithin(0, drop, this.count);
+    for (const a of [this.t, this.l, this.p]) a.copyWithin(0, drop, this.count);
     this.count -= drop;
   }
 
@@ -89,9 +95,7 @@ export class Phosphor {
   // The screen at emulated time `at` (by default the newest), as render() draws it.
   draw(at = this.now) {
     const s = this.s;
-    const size = this.size;
     const [flash0, glow0] = this.onPixel;
-    const scale = size / s.raster;
     const exposure = s.exposure_ns;
     const tau = s.glow_tau_ns;
     const k = 1 - s.glow_power;
@@ -105,9 +109,7 @@ export class Phosphor {
       const lvl = this.levels[this.l[i]];
       const fw = (age1 <= exposure ? s.flash_energy : 0) * lvl;
       const gw = s.glow_energy * (decay(age0) - decay(age1)) * lvl;
-      const col = Math.trunc(Math.min((this.x[i] + 0.5) * scale, size - 1));
-      const row = size - 1 - Math.trunc(Math.min((this.y[i] + 0.5) * scale, size - 1));
-      const p = row * size + col;
+      const p = this.p[i];
       if (!this.mark[p]) {
         this.mark[p] = 1;
         if (lit === this.lit.length) this.lit = growInt(this.lit);
