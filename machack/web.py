@@ -79,8 +79,11 @@ class MacHackConsole(Console):
         m.breakpoints.discard(session.idle_pc)
         self.at_prompt = True
         anchor_us, anchor_wall = m.elapsed_us, time.monotonic()
-        try:
+        typed = session.tty.characters_in
+        try:  # (a key may come in during a step: then the program is off, unpaced)
             while not self.host.closed and not self.host.key_ready():
+                if session.tty.characters_in != typed or session.tty.input_busy:
+                    break
                 self.between()
                 target = anchor_us + (time.monotonic() - anchor_wall) * 1e6
                 if m.elapsed_us >= target:

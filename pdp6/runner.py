@@ -227,9 +227,6 @@ class Runner:
         self.grace_us = grace_us
         self.hook = hook
         self.between = between  # called between chunks (AutoEngine.poll, for one)
-        # emulated time a chunk runs; a host that wants to look in more or less often (the
-        # web console keeps its chunks near a wall time) may change it between chunks
-        self.chunk_us = CHUNK_US
         self._first = True  # at the first instruction of a run (breakpoints do not stop it)
 
     # --- the teletype, seen from outside ---------------------------------------------
@@ -292,7 +289,7 @@ class Runner:
                     return Outcome("time limit", m.pc, done)
                 if max_instructions is not None and done >= max_instructions:
                     return Outcome("instruction limit", m.pc, done)
-                chunk = self.chunk_us
+                chunk = CHUNK_US
                 wall = time.monotonic()
                 if idle and not self._input_at_end():
                     time.sleep(IDLE_SLEEP_S)

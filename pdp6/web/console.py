@@ -47,12 +47,6 @@ EXPOSURE_NS = 4_000_000_000 // 60
 program redraws its main list about every three, so a frame holds one whole refresh (the
 live window of ``machack play --display`` takes the same exposure)."""
 CANVAS = 768  # pixels: machack.display's pictures are this size
-CHUNK_WALL_S = 0.01
-"""Wall time a chunk of the run should take: the page gets its messages and the machine
-its keys between chunks.  The runner's chunk of emulated time is halved or doubled to
-keep near it: a fixed one is far too short for the compiled engine (the host's look
-between chunks would cost more than the chunk) or too long for the python engine."""
-CHUNK_US_RANGE = (1_000.0, 4_000_000.0)
 ENGINE_LOOK_S = 0.25  # how often a machine on the python engine looks for the compiled one
 
 Send = Callable[[str | bytes | dict[str, Any]], None]
@@ -183,8 +177,6 @@ class Console:
         self.page_ready = threading.Event()  # the page has taken the last points
         self.page_ready.set()
         self._last_send = self._last_status = self._last_engine_look = 0.0
-        self.runner: Runner | None = None
-        self._last_chunk = time.monotonic()
         self.wall0 = time.monotonic()
         self._hold_asked, self._held, self._release = (threading.Event() for _ in range(3))
         self.thread = threading.Thread(target=self._main, name="pdp6-web-console", daemon=True)
@@ -230,8 +222,8 @@ class Console:
         try:
             self.boot()
             assert self.machine is not None
-            self.runner = Runner(self.machine, self.tty, stop=self.stop, between=self._chunk)
-            while not self.host.closed and self.handle(self.runner.run()):
+            runner = Runner(self.machine, self.tty, stop=self.stop, between=self.between)
+            while not self.host.closed and self.handle(runner.run()):
                 pass
         except Exception as exc:  # noqa: BLE001 - the page and the log say it, one line
             self.say(f"[the machine failed: {exc}]")
@@ -249,18 +241,6 @@ class Console:
         if printed:
             self.send({"type": "print", "text": printed})
         self.send({"type": "note", "text": text})
-
-    def _chunk(self) -> None:
-        """Before each chunk of the runner's: its length kept near :data:`CHUNK_WALL_S`."""
-        now, runner = time.monotonic(), self.runner
-        if runner is not None:
-            spent, (low, high) = now - self._last_chunk, CHUNK_US_RANGE
-            if spent < CHUNK_WALL_S / 2:
-                runner.chunk_us = min(runner.chunk_us * 2, high)
-            elif spent > CHUNK_WALL_S * 2:
-                runner.chunk_us = max(runner.chunk_us / 2, low)
-        self.between()
-        self._last_chunk = time.monotonic()
 
     def between(self) -> None:
         """Between chunks of the run: the compiled engine if it has become ready, and
