@@ -3,9 +3,9 @@
 The server (:mod:`pdp6.web.server`) makes a :class:`Console` for each websocket; the
 console runs its machine in a thread of its own, as ``pdp6 run`` runs one at a terminal
 (:class:`pdp6.runner.Runner`: chunks of emulated time, a waiting program paced to the
-wall clock so it costs nothing).  The compiled engine releases the GIL, so tabs run side
-by side and the server's event loop stays free.  Between chunks the console hands the
-page what happened, at most :data:`SEND_EVERY_S` apart:
+wall clock so it costs nothing).  The compiled engine releases the GIL (the 340's
+device model, in Python, does not), so the server's event loop stays free.  Between
+chunks the console hands the page what happened, at most :data:`SEND_EVERY_S` apart:
 
 * what the program printed, as text (``{"type": "print"}``), and the host's own notes;
 * the Type 340's new points, as one binary message (:func:`encode_points`), only once
