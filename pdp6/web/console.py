@@ -163,8 +163,6 @@ class Console:
     program, and the page is told).  Subclasses give other programs (Mac Hack) their
     own start and stops.  ``send`` hands a message to the page (from this thread)."""
 
-    title = "PDP-6"
-
     def __init__(self, send: Send) -> None:
         self.send = send
         self.host = PageHost()
@@ -190,7 +188,6 @@ class Console:
         """After a run stopped: whether to run on."""
         if outcome.reason == "interrupted":
             return True
-        assert self.machine is not None
         self.say(f"[the machine stopped: {outcome.reason} at {outcome.pc:06o}"
                  f"{': ' + outcome.message if outcome.message else ''}]")  # fmt: skip
         return False
