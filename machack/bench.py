@@ -160,6 +160,7 @@ def run(
     display_cost: bool = True,
     search: bool = True,
     idle: bool = True,
+    web: bool = True,
 ) -> None:
     """Print the benchmark figures (``agreement_every`` 0: no agreement table)."""
     session = Session()
@@ -213,6 +214,13 @@ def run(
         echo("the Type 340 (1967 game 3 before 13. B-KR4, depth 3; cost: the refresh's share "
              "of the move's PDP-6 time; main/s: main lists drawn a PDP-6 second) ...")  # fmt: skip
         for line in display_cost_lines():
+            echo(line)
+    if web:
+        from .bench_web import web_lines
+
+        echo("")
+        echo("machack web (a headless Chromium on the page) ...")
+        for line in web_lines():
             echo(line)
     if idle:
         echo("")

@@ -42,6 +42,9 @@ START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 # only, so that a program that really hangs is still reported.
 LONG = {"budget": 10**13, "emulated_limit_s": 1e9}
 MODES = {"white": "PW", "black": "PB", "both": "PS", "none": "PN"}
+YOU = {"white": "you play Black", "black": "you play White", "both": "it plays itself",
+       "none": "you play both sides"}  # fmt: skip
+"""What the person does when the machine plays a colour (for the opening note)."""
 
 CTRL_D = b"\x04"  # at the terminal: end the game
 
@@ -232,8 +235,7 @@ def play(
         reply = session.send(line)
         if not reply.accepted:
             raise click.ClickException(f"the program refused {line!r}: {reply.text}")
-    you = {"white": "you play Black", "black": "you play White", "both": "it plays itself",
-           "none": "you play both sides"}[colour]  # fmt: skip
+    you = YOU[colour]
     host_note = (f"[machine plays {colour}, {you}; depth {depth}; "
                  "Ctrl-C stops it thinking, Ctrl-D ends the game]")  # fmt: skip
     header = banner + [host_note] + ([display_note] if display_note else [])
@@ -263,6 +265,34 @@ def play(
         _write_play_pgn(session, notes, colour, pgn_file)
     elif left and session.game_ply() > 0:  # left by Ctrl-C: the game is kept
         _write_play_pgn(session, notes, colour, _kept_game_path())
+
+
+@main.command()
+@click.option("--colour", "--color", "colour", type=click.Choice(sorted(MODES)),
+              default="black", show_default=True,
+              help="The side the machine plays in each tab's game.")  # fmt: skip
+@click.option("--depth", type=click.IntRange(1, 20), default=4, show_default=True,
+              help="Plies of the search (SETD).")  # fmt: skip
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on (another than 127.0.0.1 lets other machines "
+              "play on this one).")  # fmt: skip
+@click.option("--port", type=click.IntRange(0, 65535), default=8340, show_default=True,
+              help="The port (0: any free one).")  # fmt: skip
+def web(colour: str, depth: int, host: str, port: int) -> None:
+    """The 1967 console in a web page: the teletype and the Type 340.
+
+    Serves a page at http://127.0.0.1:8340/ (the address is printed): the teletype's
+    paper, where you type moves and commands as in `machack play`, beside the 340's
+    screen, live.  Every tab is a new machine and a new game; closing it ends that
+    machine.  BELL (the button, or Ctrl-C in the page) stops the machine thinking.
+    Needs the web extra: pip install 'pdp6-machack[web]'.  Ctrl-C here ends the server.
+    """
+    from pdp6.web.cli import serve_consoles
+
+    from .web import MacHackConsole, console_maker
+
+    auto = AutoEngine(say=_Say())
+    serve_consoles(console_maker(colour, depth, auto.engine), MacHackConsole.title, host, port)
 
 
 def _to_prompt(session: Session) -> None:
@@ -1144,6 +1174,9 @@ def book_check() -> None:
 @click.option("--idle/--no-idle", default=True, show_default=True,
               help="The host CPU machack play uses waiting at its prompt on a terminal, "
               "on each engine (5 s each).")  # fmt: skip
+@click.option("--web/--no-web", default=True, show_default=True,
+              help="machack web's figures: a page's first picture in headless Chromium, "
+              "and the emulation's speed with the page drawing the 340 (a minute).")  # fmt: skip
 def bench(
     positions: int,
     first_start: bool,
@@ -1151,20 +1184,23 @@ def bench(
     search: bool,
     agreement_every: int,
     idle: bool,
+    web: bool,
 ) -> None:
     """Perft speed, emulated move-generation time, time per move at depth 4, the
     Greenblatt search's figures (the plausible move generator's time a call, agreement
     with the 1967 games and the time a move), the hash table, the agreement with the 1967
     moves with the book and the hash table on, the share of a search's emulated time the
     Type 340's refresh takes, and the time to the first prompt on a fresh machine and a
-    warm one, and the CPU it uses waiting at its prompt."""
+    warm one, the CPU it uses waiting at its prompt, and machack web's first picture and
+    cost."""
     from . import bench as benchmod
 
     auto = AutoEngine(say=_Say())
     if auto.pending:
         click.echo("waiting for the compiled engine's first build (1-3 minutes) ...", err=True)
         auto.wait()
-    benchmod.run(click.echo, positions, first_start, agreement_every, display_cost, search, idle)
+    benchmod.run(click.echo, positions, first_start, agreement_every, display_cost, search, idle,
+                 web)  # fmt: skip
 
 
 if __name__ == "__main__":  # pragma: no cover

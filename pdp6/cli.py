@@ -585,6 +585,56 @@ def console(
     _session(setup, scripts, commands, machine, display, "pdp6> ", program)
 
 
+def _octal(_ctx: click.Context, _param: click.Parameter, value: str | None) -> int | None:
+    if value is None:
+        return None
+    try:
+        address = int(value, 8)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not an octal address") from None
+    if not 0 <= address <= 0o777777:
+        raise click.BadParameter(f"{value} is not an 18-bit address")
+    return address
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--start", callback=_octal, default=None, metavar="OCTAL",
+              help="Start here, not at FILE's start address.")  # fmt: skip
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on.")  # fmt: skip
+@click.option("--port", type=click.IntRange(0, 65535), default=8340, show_default=True,
+              help="The port (0: any free one).")  # fmt: skip
+def web(file: Path, start: int | None, host: str, port: int) -> None:
+    """FILE in a web page: its teletype beside its Type 340, live.
+
+    Serves a page at http://127.0.0.1:8340/ (the address is printed); every tab loads
+    FILE into a fresh machine with a 340 and runs it (closing the tab ends it).  Type
+    on the teletype's paper; BELL (the button, or Ctrl-C) types the BELL key.  Needs the
+    web extra: pip install 'pdp6-machack[web]'.  Ctrl-C here ends the server.
+    """
+    from .autoengine import AutoEngine
+    from .debugger import DebugError, Debugger
+    from .machine import Machine
+    from .terminal import StreamHost
+    from .web.cli import serve_consoles
+    from .web.program import ProgramConsole
+
+    try:  # FILE is read now, so that one that cannot be loaded is said at once
+        image = Debugger(Machine(), StreamHost(sys.stdout.buffer), baud=None).load(file)
+    except DebugError as exc:
+        raise click.ClickException(str(exc)) from None
+    if image.start is None and start is None:
+        raise click.ClickException(f"{file}: no start address (END with an address sets "
+                                   "one; or --start)")  # fmt: skip
+    engine = AutoEngine(say=lambda text: click.echo(text, err=True)).engine
+
+    def make(send: Any) -> ProgramConsole:
+        return ProgramConsole(send, file, start, engine)
+
+    serve_consoles(make, f"{file.name} on the PDP-6", host, port)
+
+
 @main.command()
 @click.argument("source", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @_console_options

@@ -38,6 +38,7 @@ BASES: dict[str, list[str]] = {
     "pdp6 console": ["console", "{HALT}", "--engine", "python"],
     "pdp6 debug": ["debug", "{SOURCE}", "--engine", "python"],
     "pdp6 bench": ["bench", "--engine", "python", "--no-search"],
+    "pdp6 web": ["web", "{HALT}"],  # (every value of the sweep is refused: none serves)
     "midas assemble": ["{SOURCE}", "-o", "{OUT}"],
     "midas bench": ["bench"],
     "machack play": ["play"],
@@ -47,6 +48,7 @@ BASES: dict[str, list[str]] = {
     "machack move": ["move", "startpos"],
     "machack replay": ["replay"],
     "machack bench": ["bench"],
+    "machack web": ["web"],
 }
 # The values that work (a limit that is no limit, a word of all ones, a fast line); every
 # other value of the sweep is refused.  machack's commands are tried only with refusals:

@@ -442,6 +442,35 @@ def test_stop_answers_at_once_during_analysis_and_pondering() -> None:
         assert out.time_of("bestmove ") - out.time_of("info depth 2 ") < 1.0
 
 
+STOPPED_FORMS = ["go", "go depth 20", "go infinite", "go ponder", "go ponder movetime 60000",
+                 "go movetime 60000", "go wtime 600000 btime 600000 winc 1000 binc 1000",
+                 "go nodes 100000000", "go mate 9",
+                 "go searchmoves e7e5 d7d5 infinite"]  # fmt: skip
+
+
+def test_stop_answers_every_go_form_within_100_ms() -> None:
+    """stop, 0.3 s into a search of any go form (Depth 20: none ends by itself), is
+    answered by a legal bestmove within 100 ms of wall time (measured 4-30 ms)."""
+    waits = []
+    for go in STOPPED_FORMS:
+        feed: queue.Queue[str | None] = queue.Queue()
+        for line in (NO_BOOK, "setoption name Depth value 20", AFTER_E4, go):
+            feed.put(line)
+        asked: list[float] = []
+
+        def stop(feed: queue.Queue[str | None] = feed, asked: list[float] = asked) -> None:
+            asked.append(time.perf_counter())
+            feed.put("stop")
+
+        out = Output(feed, "bestmove ", (None,))
+        engine = UciEngine(Session, feed, out)  # (booted first: the 0.3 s are the search's)
+        threading.Timer(0.3, stop).start()
+        engine.run()
+        answer(out.getvalue().splitlines(), e4())
+        waits.append(out.time_of("bestmove ") - asked[0])
+    assert max(waits) < 0.1, dict(zip(STOPPED_FORMS, waits, strict=True))
+
+
 def test_go_mate_deepens_only_until_the_mate_is_found() -> None:
     """go mate 3 may search to depth 5; the mate in one is found at once and the
     search ends there."""
