@@ -26,7 +26,8 @@ PDP6_DIR = Path(pdp6.__file__).resolve().parent
 # The pdp6 modules that importing midas loads (the opcode table, the loader's formats);
 # a test checks the list against a fresh import.
 PDP6_MODULES = (
-    "__init__", "checksum", "cpu", "hostfiles", "isa", "jit", "loader", "word", "wordfile",
+    "__init__", "cpu", "formats", "formats.checksum", "formats.hostfiles", "formats.loader",
+    "formats.wordfile", "isa", "jit", "word",
 )  # fmt: skip
 
 
@@ -69,7 +70,7 @@ _MEMO: dict[str, Image] = {}
 def assembler_files() -> list[Path]:
     """The assembler's source files: what the image depends on besides the program."""
     files = sorted(MIDAS_DIR.rglob("*.py"))
-    return files + [_module_file(PDP6_DIR / name) for name in PDP6_MODULES]
+    return files + [_module_file(PDP6_DIR.joinpath(*name.split("."))) for name in PDP6_MODULES]
 
 
 def _module_file(stem: Path) -> Path:

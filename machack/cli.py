@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
-from pdp6.autoengine import AutoEngine
-from pdp6.runner import StopFlag, Terminated, ending_on_signals
+from pdp6.host.autoengine import AutoEngine
+from pdp6.host.runner import StopFlag, Terminated, ending_on_signals
 
 from .build import BuildError
 from .session import (
@@ -91,7 +91,7 @@ class _Say:
 
 
 def _session(say: Callable[[str], None] | None = None, **kwargs: object) -> Session:
-    """The program booted on the engine pdp6.autoengine picks: on a fresh machine the
+    """The program booted on the engine pdp6.host.autoengine picks: on a fresh machine the
     python engine at once, and the compiled engine as soon as its background build is
     done (the session moves between slices of a run).  ``say`` shows the one-line notes
     (standard error by default)."""
@@ -140,10 +140,10 @@ def _send_interruptible(session: Session, line: str, stop: StopFlag) -> Reply:
 
 class _Group(click.Group):
     """The command, its standard output flushed and guarded (a full device is one line
-    on stderr, not a traceback: :func:`pdp6.hostfiles.standard_output`), --help too."""
+    on stderr, not a traceback: :func:`pdp6.formats.hostfiles.standard_output`), --help too."""
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
-        from pdp6.hostfiles import standard_output
+        from pdp6.formats.hostfiles import standard_output
 
         with standard_output("machack"):
             return super().main(*args, **kwargs)
@@ -289,7 +289,7 @@ def _screen(
     the note for the header (where the pictures go, or why there is no window)."""
     if not (window or png or gif):
         return None, None
-    from pdp6.hostfiles import OutputFileError
+    from pdp6.formats.hostfiles import OutputFileError
 
     from .display import Screen, no_window_reason
 
@@ -322,7 +322,7 @@ def _screen(
 
 def _close_screen(screen: Screen) -> None:
     """Write the GIF and close the window; a file that cannot be written is said."""
-    from pdp6.hostfiles import OutputFileError
+    from pdp6.formats.hostfiles import OutputFileError
 
     try:
         screen.close()
@@ -334,7 +334,7 @@ def _close_screen(screen: Screen) -> None:
 
 def _writable(path: Path) -> None:
     """Refuse an output file that cannot be written, before any work goes into it."""
-    from pdp6.hostfiles import OutputFileError, check_writable
+    from pdp6.formats.hostfiles import OutputFileError, check_writable
 
     try:
         check_writable(path)
@@ -457,7 +457,7 @@ def _play_terminal(
     screen: Screen | None = None,
 ) -> bool:
     """The interactive game: the keyboard goes to the program a key at a time through
-    the shared terminal host (pdp6/terminal.py), the program echoes and answers, and
+    the shared terminal host (pdp6/host/terminal.py), the program echoes and answers, and
     the host adds the PDP-6 and wall time to each of the machine's move lines.
 
     While the program waits at its prompt the host sleeps until a key comes
@@ -465,7 +465,7 @@ def _play_terminal(
     Ctrl-C says how to leave, a second one leaves.  Returns True when the game was left
     that way (the caller keeps the game), False for Ctrl-D or a hang-up.  Raises
     :class:`ProgramRanAway` (or ``ProgramHalted``) when the program stops working."""
-    from pdp6.runner import Runner
+    from pdp6.host.runner import Runner
 
     machine = session.machine
     host = _PlayHost(machine, pace_cps=10.0 if baud else None, watch=watch)
@@ -525,7 +525,7 @@ class _PlayHost:
     def __new__(
         cls, machine: object, pace_cps: float | None, watch: Callable[[str], None] | None
     ) -> object:
-        from pdp6.terminal import TerminalHost
+        from pdp6.host.terminal import TerminalHost
 
         class PlayHost(TerminalHost):
             """A TerminalHost that times the machine's moves: from the RETURN that ended
@@ -1165,6 +1165,30 @@ def bench(
         click.echo("waiting for the compiled engine's first build (1-3 minutes) ...", err=True)
         auto.wait()
     benchmod.run(click.echo, positions, first_start, agreement_every, display_cost, search, idle)
+
+
+@main.command("bench-engines")
+@click.option("--engine", type=click.Choice(["all", "compiled", "python", "interpreter"]),
+              default="all", show_default=True,
+              help="Which of the emulator's execute loops to time (see pdp6 bench).")  # fmt: skip
+@click.option("--why", is_flag=True,
+              help="Say why the python engine left instructions to the interpreter.")  # fmt: skip
+def bench_engines(engine: str, why: bool) -> None:
+    """Time Mac Hack VI's search (depth 3) on each engine: four moves on one machine (the
+    first, then the next three), and the first move of a fresh machine, which finds the
+    blocks the first one translated.  pdp6 bench times a mix of tight loops; this, a real
+    program."""
+    from pdp6 import jit
+    from pdp6.cpu import engines
+
+    from . import bench_engines as benchmod
+
+    wanted = engines.ALL_ENGINES if engine == "all" else (engine,)
+    if "compiled" in wanted and not jit.ENABLED:
+        raise click.UsageError(
+            "the compiled engine needs numba (pip install numba) and PDP6_NOJIT unset"
+        )
+    benchmod.report(wanted, why, click.echo, lambda line: click.echo(line, err=True))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import chess
 
-from pdp6.loader import LoadedImage
+from pdp6.formats.loader import LoadedImage
 
 from .original import Choice, Original, OriginalError, load_original, read_move
 from .player import name_move

@@ -11,7 +11,7 @@ the game not yet pictured, the host lets the machine run on until the 340 has dr
 main list whole and the clock list after it (the special channel's routine ``DSRCY``
 marks the end of each list), and renders exactly that span of emulated time as the P7
 phosphor shows it.  Those pictures go to a PNG file, rewritten after every move, and to
-an animated GIF with a frame a move.  The live window is pdp6.render's, updated as the
+an animated GIF with a frame a move.  The live window is pdp6.host.render's, updated as the
 machine runs.
 """
 
@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from pdp6.devices.display340 import Display340, attach_display
-from pdp6.hostfiles import check_writable, write_failed
-from pdp6.render import live_window_available, render, save_png
+from pdp6.devices.display340 import Display340
+from pdp6.formats.hostfiles import check_writable, write_failed
+from pdp6.host.render import attach_display, live_window_available, render, save_png
 
 if TYPE_CHECKING:
     from .session import Session

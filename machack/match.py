@@ -34,7 +34,7 @@ from typing import Any, Protocol
 import chess
 import chess.engine
 
-from pdp6.autoengine import AutoEngine
+from pdp6.host.autoengine import AutoEngine
 
 from .original import OriginalError, Underpromotion
 from .pgn import MACHACK, GameRecord, emt, machack_comment

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from pdp6.hostfiles import read_input
-from pdp6.loader import JRST, SYM_GLOBAL, SYM_HALFKILLED, SYM_LOCAL
+from pdp6.formats.hostfiles import read_input
+from pdp6.formats.loader import JRST, SYM_GLOBAL, SYM_HALFKILLED, SYM_LOCAL
 
 from .conditionals import ConditionalMixin
 from .contexts import ProgramContext

@@ -13,12 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .cpu import state as S
-
-if TYPE_CHECKING:
-    from .machine import Machine
 
 NEVER = (1 << 62) - 1  # "no event scheduled"
 
@@ -137,10 +134,20 @@ class Device:
         return int(self.bus.machine._st[S.TIME])
 
 
+class BusArrays(Protocol):
+    """What the bus reads and writes of its machine (a :class:`pdp6.machine.Machine`):
+    the state vector, the I/O arrays the execute loop reads, and the end of the current
+    run.  Named here so that the bus needs no import of the machine that builds it."""
+
+    _st: Any
+    _io: Any
+    _deadline: int
+
+
 class IOBus:
     """Device registry by device code; delivers queued I/O and publishes device state."""
 
-    def __init__(self, machine: Machine) -> None:
+    def __init__(self, machine: BusArrays) -> None:
         self.machine = machine
         self.devices: dict[int, Device] = {}
 

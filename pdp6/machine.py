@@ -266,7 +266,7 @@ class Machine:
         engines on lists, whose elements are Python ints and several times faster to
         index there.  An interactive session starts on the python engine while the
         compiled one is being built, and moves to it when it is ready
-        (:mod:`pdp6.autoengine`).
+        (:mod:`pdp6.host.autoengine`).
         """
         runner = engines.make_runner(engine)  # refuses an engine this process lacks
         if engine == "compiled":

@@ -56,9 +56,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-from .devices.teletype import Teletype
-from .isa import decode, decode_io
-from .machine import Machine, Stop
+from ..devices.teletype import Teletype
+from ..isa import decode, decode_io
+from ..machine import Machine, Stop
 from .memrefs import references_at
 
 CHUNK_US = 50_000.0  # emulated time run between looks at the host

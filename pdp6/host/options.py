@@ -24,7 +24,7 @@ from typing import Any
 
 import click
 
-from .memory import ADDRESS_SPACE
+from ..memory import ADDRESS_SPACE
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
