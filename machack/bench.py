@@ -21,6 +21,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import statistics
 import subprocess
@@ -192,11 +193,11 @@ def run(
         t0 = time.perf_counter()
         reply = session.command("GO")
         wall = time.perf_counter() - t0
-        move = reply.after_ack[0].split()[-1] if reply.after_ack else "-"
+        chosen = reply.after_ack[0].split()[-1] if reply.after_ack else "-"
         stats = session.command("STATS").first("TIME ") or ""
         words = stats.split()
-        nodes = words[4] if len(words) > 4 else "?"
-        echo(f"{name:<36} {move:<10} {nodes:>8} {reply.emulated_us / 1e6:>9.1f} {wall:>7.2f}")
+        searched = words[4] if len(words) > 4 else "?"
+        echo(f"{name:<36} {chosen:<10} {searched:>8} {reply.emulated_us / 1e6:>9.1f} {wall:>7.2f}")
     if search:
         from .bench_search import pmg_lines, think_lines
 
@@ -316,7 +317,7 @@ def time_first_start(cache: Path, wait_for_engine: bool) -> FirstStart:
         stderr=subprocess.DEVNULL,
         env=env,
     )
-    assert play.stdout is not None and play.stdin is not None
+    assert isinstance(play.stdout, io.BufferedReader) and play.stdin is not None
     seen = b""
     while not seen.endswith(b"*"):
         chunk = play.stdout.read1(4096)

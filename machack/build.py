@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
+
+import platformdirs
 
 import midas
 import pdp6
@@ -90,8 +91,9 @@ def source_hash(src_dir: Path = SRC_DIR, assembler: list[Path] | None = None) ->
 
 
 def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "machack"
+    """The user's cache folder for the program (``$XDG_CACHE_HOME/machack``, by default
+    ``~/.cache/machack``, on Linux; the platform's own elsewhere)."""
+    return Path(platformdirs.user_cache_dir("machack"))
 
 
 def assemble(src_dir: Path = SRC_DIR) -> Image:

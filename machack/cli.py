@@ -43,8 +43,6 @@ START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 LONG = {"budget": 10**13, "emulated_limit_s": 1e9}
 MODES = {"white": "PW", "black": "PB", "both": "PS", "none": "PN"}
 
-CTRL_D = b"\x04"  # at the terminal: end the game
-
 
 def _fen_arg(fen: str) -> str:
     """The FEN to give the program: 'startpos' is the initial position, and the fields
@@ -131,7 +129,7 @@ def _send_interruptible(session: Session, line: str, stop: StopFlag) -> Reply:
     t0, w0 = m.elapsed_us, time.perf_counter()
     session.type(line.encode("latin-1", "replace") + b"\r")
     with stop.catching_signals():
-        raw = session.run_until_idle(**LONG)  # type: ignore[arg-type]
+        raw = session.run_until_idle(**LONG)
     reply = parse_reply(raw)
     reply.emulated_us = m.elapsed_us - t0
     reply.wall_s = time.perf_counter() - w0
@@ -467,8 +465,10 @@ def _play_terminal(
     :class:`ProgramRanAway` (or ``ProgramHalted``) when the program stops working."""
     from pdp6.host.runner import Runner
 
+    from .playhost import PlayHost
+
     machine = session.machine
-    host = _PlayHost(machine, pace_cps=10.0 if baud else None, watch=watch)
+    host = PlayHost(machine, pace_cps=10.0 if baud else None, watch=watch)
     for text in header:
         click.echo(text)
     session.tty.host = host  # from now on the teletype is this terminal
@@ -517,76 +517,6 @@ def _play_terminal(
         click.echo()
         session.tty.host = session.host  # the session's own host again, for the host
     return left
-
-
-class _PlayHost:
-    """Built on first use (imports the terminal module only for interactive play)."""
-
-    def __new__(
-        cls, machine: object, pace_cps: float | None, watch: Callable[[str], None] | None
-    ) -> object:
-        from pdp6.host.terminal import TerminalHost
-
-        class PlayHost(TerminalHost):
-            """A TerminalHost that times the machine's moves: from the RETURN that ended
-            the line (or the previous move) to the move's line end."""
-
-            def __init__(self) -> None:
-                super().__init__(0, sys.stdout.buffer, upcase=True, pace_cps=pace_cps)
-                self.machine = machine
-                self.current = bytearray()
-                self.mark_us = 0.0
-                self.mark_wall = time.perf_counter()
-                self.hung_up = False
-                self.muted = 0  # lines still to swallow (the host's own command)
-                self.keys_read = 0
-
-            def received(self, data: bytes) -> None:
-                if not data or CTRL_D in data:  # hang-up, or Ctrl-D: the game ends
-                    self.hung_up = True
-                    self.stop_requested = True
-                    data = data.split(CTRL_D)[0]
-                super().received(data)
-
-            def read_key(self) -> int | None:
-                code = super().read_key()
-                self.keys_read += code is not None
-                if code == 0o15:
-                    self._mark()
-                return code
-
-            def note_at_prompt(self, text: str) -> None:
-                """A host's line under the prompt, and the line being typed (the prompt
-                and what was typed after it) again below it."""
-                note = text.encode("ascii", "replace")
-                self._write(b"\r\n" + note + b"\r\n" + bytes(self.current))
-
-            def _mark(self) -> None:
-                self.mark_us = self.machine.elapsed_us  # type: ignore[attr-defined]
-                self.mark_wall = time.perf_counter()
-
-            def print_char(self, code: int) -> None:
-                c = code & 0o177
-                if self.muted:
-                    self.muted -= c == 0o12
-                    return
-                if c == 0o15:
-                    line = self.current.decode("ascii", "replace")
-                    if watch is not None:
-                        watch(line)
-                    if is_move_line(line):
-                        emu = (self.machine.elapsed_us - self.mark_us) / 1e6  # type: ignore[attr-defined]
-                        wall = time.perf_counter() - self.mark_wall
-                        note = f"   [PDP-6 {emu:.1f} s, wall {wall:.2f} s]"
-                        for ch in note.encode():
-                            super().print_char(ch)
-                        self._mark()
-                    self.current.clear()
-                elif c >= 0o40:
-                    self.current.append(c)
-                super().print_char(code)
-
-        return PlayHost()
 
 
 def _is_result(line: str) -> bool:

@@ -376,7 +376,7 @@ class Ours:
     def think(self) -> Pick:
         """``GO``: its move (named by the position it leads to, then taken back) and
         the root moves SMVD 2 typed."""
-        reply = self.session.send("GO", **LIMITS)  # type: ignore[arg-type]
+        reply = self.session.send("GO", **LIMITS)
         if not reply.accepted:
             raise CompareError(f"our program refused GO: {reply.text}")
         roots = []

@@ -305,6 +305,7 @@ class Original:
         self.machine.pc = image.start if image.start is not None else 0o100
         self.machine.breakpoints.add(WAIT_PC)
         self.board = chess.Board()
+        self.partial: int | None = None  # what a probe noted for the next candidate
         self._run(60.0)  # to its first wait
 
     # --- the teletype ---------------------------------------------------------------------
@@ -408,7 +409,7 @@ class Original:
             self.partial = None
 
         partials: list[int | None] = []
-        self.partial = None  # a probe may note a value here for the next candidate
+        self.partial = None
         probes = dict(probes or {})
         if plausibility:
             probes[PUSHED_PC] = pushed

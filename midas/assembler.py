@@ -107,7 +107,7 @@ class Assembler(
         self.stgsw = False
         self.gensym_count = 0
         self.aval1 = self.aval2 = self.askip = 0
-        self.text_word_index: int | None = None
+        self.text_word_index = None
         self.pseudo_start = 0
         self.word_at = ("", 0)
         self.at_start = False

@@ -83,7 +83,9 @@ class StatementMixin:
         """Skip blank lines, ``?``, comments and invisible brackets; the next character."""
         skip = _SKIP if top or self.mllit > 0 else _SKIP_SAME_LINE
         while True:
-            self.pos = skip.match(self.text, self.pos).end()
+            m = skip.match(self.text, self.pos)
+            assert m is not None
+            self.pos = m.end()
             c = self.text[self.pos]
             if c == ";":
                 self.rest_of_line()

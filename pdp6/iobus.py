@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from .cpu import state as S
 
@@ -32,7 +32,7 @@ class Reg:
     attr: str
     bits: int = 0
     shown: bool = True
-    check: Callable[[bytes], None] | None = None
+    check: Callable[[bytes], object] | None = None
 
     @property
     def name(self) -> str:
@@ -134,6 +134,9 @@ class Device:
         return int(self.bus.machine._st[S.TIME])
 
 
+D = TypeVar("D", bound=Device)  # attach returns the very device, typed as given
+
+
 class BusArrays(Protocol):
     """What the bus reads and writes of its machine (a :class:`pdp6.machine.Machine`):
     the state vector, the I/O arrays the execute loop reads, and the end of the current
@@ -151,7 +154,7 @@ class IOBus:
         self.machine = machine
         self.devices: dict[int, Device] = {}
 
-    def attach(self, device: Device) -> Device:
+    def attach(self, device: D) -> D:
         """Put ``device`` on the bus at its code (APR 000 and PI 004 are built in)."""
         code = device.code
         if code & 3 or not 0o10 <= code <= 0o774:

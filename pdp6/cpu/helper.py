@@ -151,12 +151,12 @@ def shared() -> Helper | None:
     """The process's helper, started on first use; None if it could not start or has
     died (engines then translate by themselves)."""
     if not _helper:
+        helper: Helper | None
         try:
-            helper: Helper | None = Helper()
+            helper = Helper()
+            atexit.register(helper.close)
         except OSError:
             helper = None
-        else:
-            atexit.register(helper.close)
         _helper.append(helper)
     helper = _helper[0]
     return helper if helper is not None and helper.alive else None

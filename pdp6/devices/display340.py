@@ -330,7 +330,16 @@ class Display340(Device):
         self.vef = 0
         self.rfd = 1  # ready for data
         # what the processor sees (the plan's visible events applied up to now)
-        self.vis = (PARAMETER, 0, 0, 0, 0, 1, 0, 0)  # mode hef vef lp stop_int rfd x y
+        self.vis: tuple[int, ...] = (
+            PARAMETER,
+            0,
+            0,
+            0,
+            0,
+            1,
+            0,
+            0,
+        )  # mode hef vef lp stop_int rfd x y
         self._events: deque[tuple[int, ...]] = deque()
         # the plan of the current word
         self._state = IDLE

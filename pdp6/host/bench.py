@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from .. import isa
 from ..machine import Machine
@@ -144,7 +145,8 @@ def run_mix(engine: str, rounds: int, why: bool = False) -> Result:
     warm.pc = start
     warm.run(max_instructions=100_000)
     if engine == "python":
-        warm._run.settle()  # the translator's helper process started, its work done
+        engine_run: Any = warm._run
+        engine_run.settle()  # the translator's helper process started, its work done
     first = time.perf_counter() - t0
     compiled_now = engine == "compiled" and _compiled_loop_misses() > 0
     m = Machine(engine=engine)

@@ -332,7 +332,8 @@ class Console:
             return None
         dev_name, _, reg_name = spec.partition(".")
         m = self.dbg.m
-        dev = {"APR": m.apr, "PI": m.pi}.get(dev_name.upper()) or m.bus.get(dev_name)
+        builtin: dict[str, APR | PI] = {"APR": m.apr, "PI": m.pi}
+        dev = builtin.get(dev_name.upper()) or m.bus.get(dev_name)
         if dev is None and dev_name.upper() == "DIS" and spec.upper() not in self.dbg.symbols:
             raise CommandError(f"{spec}: no Type 340 on this machine (start the console with "
                                "--display, --display-png FILE or --display-gif FILE)")  # fmt: skip

@@ -154,7 +154,7 @@ class Debugger:
     baud: int | None = 110
     grace_us: float = 2_000_000.0
     stop_flag: StopFlag = field(default_factory=StopFlag)
-    between_chunks: Callable[[], None] | None = None  # see pdp6.host.runner.Runner's between
+    between_chunks: Callable[[], object] | None = None  # see pdp6.host.runner.Runner's between
     ignore_checksum: bool = False  # load SBLK blocks whose checksum disagrees (with a warning)
     repair_checksums: bool = False  # repair such a block when one word explains it
     continue_halts: int = 0  # halts a run goes on past, as the operator pressing CONTINUE

@@ -121,7 +121,7 @@ def render(
     point), 'blur' (points on pixels, then the whole picture blurred) or 'auto' (the
     cheaper for the number of points); both give the same picture.
     """
-    xs, ys, ls, ts = points.numpy() if hasattr(points, "numpy") else points
+    xs, ys, ls, ts = points.numpy() if isinstance(points, PointLog) else points
     lo = int(np.searchsorted(ts, at_ns - phosphor.max_age_ns, side="left"))
     hi = int(np.searchsorted(ts, at_ns, side="right"))
     xs, ys, ls, ts = xs[lo:hi], ys[lo:hi], ls[lo:hi], ts[lo:hi]

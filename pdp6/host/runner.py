@@ -219,7 +219,7 @@ class Runner:
         stop: StopFlag | None = None,
         grace_us: float = 2_000_000.0,
         hook: StepHook | None = None,
-        between: Callable[[], None] | None = None,
+        between: Callable[[], object] | None = None,
     ) -> None:
         self.m = machine
         self.tty = teletype
