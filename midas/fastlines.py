@@ -22,6 +22,7 @@ from .conditionals import ARITHMETIC
 from .expressions import INDIRECT, LH, MASK18, MASK36, PREC, apply_operator, swap, to_signed
 from .macros import END_EOL, END_OTHER, MORE, NULLSPECIFIED, SPECIFIED, UNSPECIFIED
 from .source import EOF_CH, FILE, MACRO, Frame, blanks_end
+from .statements import STATEMENT_GAP
 from .symbols import F_IO, F_PREDEF, P_INLINE, PSEUDO, SPECIAL, VALUE, Sym
 from .symbols import MACRO as MACRO_SYM
 from .textcodes import numeral
@@ -52,7 +53,6 @@ _TERMS = re.compile(_TERM)
 _ONE_TOKEN = re.compile(_TOKEN)
 _PLAIN_ARG = re.compile(r"[^,;\n]*")
 _LEAD = re.compile(rf"[ \t]*({_NAME})?")  # a body's first line: blanks and a name
-_SKIP = re.compile(r"[ \t\n?]*")  # what separates statements (as midas.statements)
 _SPECIAL = frozenset(";]})>\x00")  # after the blanks: not the start of a statement
 
 # Kinds of plan: FAILING is a conditional on a number that fails, with a [...] to skip.
@@ -412,7 +412,7 @@ class FastLinesMixin:
         """What follows a statement ending at ``end``, past blank lines and ``?``: the next
         statement (see :meth:`new_step`), or where the blanks end when something else
         is there (a comment, a closing bracket, the end of the text)."""
-        skip = _SKIP.match(text, end)
+        skip = STATEMENT_GAP.match(text, end)
         assert skip is not None
         pos = skip.end()
         if text[pos] in _SPECIAL:
