@@ -21,6 +21,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import statistics
 import subprocess
@@ -33,6 +34,7 @@ from pathlib import Path
 
 from pdp6 import jit
 
+from .display import GAME3_TO_13
 from .session import Session
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -91,9 +93,6 @@ def time_generator(session: Session, fen: str, routine: str = "GENLEG") -> GenTi
     return timing
 
 
-# 1967 game 3 (Mac Hack VI - Landey) to 12... B-Q2: Mac Hack, White, to play 13. B-KR4.
-GAME3_TO_13 = ("P-K4 P-QB4 P-Q4 PXP QXP N-QB3 Q-Q3 N-B3 N-QB3 P-KN3 N-KB3 P-Q3 B-KB4 P-K4 "
-               "B-KN3 P-QR3 O-O-O P-QN4 P-QR4 B-R3 K-QN1 P-N5 QXP/Q6 B-Q2").split()  # fmt: skip
 DISPLAY_MODES = [("FANCY 1", "FANCY 1"), ("FANCY 2", "FANCY 2"), ("FANCY 0", "FANCY 0"),
                  ("SDS 1 (the PMG's list)", "SDS 1")]  # fmt: skip
 
@@ -193,11 +192,11 @@ def run(
         t0 = time.perf_counter()
         reply = session.command("GO")
         wall = time.perf_counter() - t0
-        move = reply.after_ack[0].split()[-1] if reply.after_ack else "-"
+        chosen = reply.after_ack[0].split()[-1] if reply.after_ack else "-"
         stats = session.command("STATS").first("TIME ") or ""
         words = stats.split()
-        nodes = words[4] if len(words) > 4 else "?"
-        echo(f"{name:<36} {move:<10} {nodes:>8} {reply.emulated_us / 1e6:>9.1f} {wall:>7.2f}")
+        searched = words[4] if len(words) > 4 else "?"
+        echo(f"{name:<36} {chosen:<10} {searched:>8} {reply.emulated_us / 1e6:>9.1f} {wall:>7.2f}")
     if search:
         from .bench_search import pmg_lines, think_lines
 
@@ -324,7 +323,7 @@ def time_first_start(cache: Path, wait_for_engine: bool) -> FirstStart:
         stderr=subprocess.DEVNULL,
         env=env,
     )
-    assert play.stdout is not None and play.stdin is not None
+    assert isinstance(play.stdout, io.BufferedReader) and play.stdin is not None
     seen = b""
     while not seen.endswith(b"*"):
         chunk = play.stdout.read1(4096)

@@ -21,8 +21,9 @@ import shutil
 import statistics
 import time
 from collections.abc import Callable
+from typing import TypeVar
 
-from .bench import GAME3_TO_13
+from .display import GAME3_TO_13
 from .session import Session
 
 TABS = 5  # pages opened for the first-picture figure
@@ -55,7 +56,10 @@ def _chromium() -> object:
     return webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver")))
 
 
-def _wait(what: Callable[[], object], seconds: float = 120.0) -> object:
+_T = TypeVar("_T")
+
+
+def _wait(what: Callable[[], _T], seconds: float = 120.0) -> _T:
     end = time.monotonic() + seconds
     while not (value := what()):
         if time.monotonic() > end:
@@ -67,7 +71,7 @@ def _wait(what: Callable[[], object], seconds: float = 120.0) -> object:
 def web_lines() -> list[str]:
     """The table (or one line saying why there is none)."""
     try:
-        from pdp6.web.server import Server, serving
+        from pdp6.host.web.server import Server, serving
 
         from .web import MacHackConsole, console_maker
     except ImportError as exc:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
+
+import platformdirs
 
 import midas
 import pdp6
@@ -26,7 +27,8 @@ PDP6_DIR = Path(pdp6.__file__).resolve().parent
 # The pdp6 modules that importing midas loads (the opcode table, the loader's formats);
 # a test checks the list against a fresh import.
 PDP6_MODULES = (
-    "__init__", "checksum", "cpu", "hostfiles", "isa", "jit", "loader", "word", "wordfile",
+    "__init__", "cpu", "formats", "formats.checksum", "formats.hostfiles", "formats.loader",
+    "formats.wordfile", "isa", "jit", "word",
 )  # fmt: skip
 
 
@@ -69,7 +71,7 @@ _MEMO: dict[str, Image] = {}
 def assembler_files() -> list[Path]:
     """The assembler's source files: what the image depends on besides the program."""
     files = sorted(MIDAS_DIR.rglob("*.py"))
-    return files + [_module_file(PDP6_DIR / name) for name in PDP6_MODULES]
+    return files + [_module_file(PDP6_DIR.joinpath(*name.split("."))) for name in PDP6_MODULES]
 
 
 def _module_file(stem: Path) -> Path:
@@ -89,8 +91,9 @@ def source_hash(src_dir: Path = SRC_DIR, assembler: list[Path] | None = None) ->
 
 
 def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "machack"
+    """The user's cache folder for the program (``$XDG_CACHE_HOME/machack``, by default
+    ``~/.cache/machack``, on Linux; the platform's own elsewhere)."""
+    return Path(platformdirs.user_cache_dir("machack"))
 
 
 def assemble(src_dir: Path = SRC_DIR) -> Image:

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
-from pdp6.autoengine import AutoEngine
-from pdp6.runner import StopFlag, Terminated, ending_on_signals
+from pdp6.host.autoengine import AutoEngine
+from pdp6.host.runner import StopFlag, Terminated, ending_on_signals
 
 from .build import BuildError
 from .session import (
@@ -32,6 +32,7 @@ from .session import (
     move_text,
     parse_reply,
 )
+from .sides import MODES, YOU
 
 if TYPE_CHECKING:
     from .display import Screen
@@ -41,12 +42,6 @@ START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 # Work a person asked for (a deep search, perft 6) may take long: budgets for the host
 # only, so that a program that really hangs is still reported.
 LONG = {"budget": 10**13, "emulated_limit_s": 1e9}
-MODES = {"white": "PW", "black": "PB", "both": "PS", "none": "PN"}
-YOU = {"white": "you play Black", "black": "you play White", "both": "it plays itself",
-       "none": "you play both sides"}  # fmt: skip
-"""What the person does when the machine plays a colour (for the opening note)."""
-
-CTRL_D = b"\x04"  # at the terminal: end the game
 
 
 def _fen_arg(fen: str) -> str:
@@ -94,7 +89,7 @@ class _Say:
 
 
 def _session(say: Callable[[str], None] | None = None, **kwargs: object) -> Session:
-    """The program booted on the engine pdp6.autoengine picks: on a fresh machine the
+    """The program booted on the engine pdp6.host.autoengine picks: on a fresh machine the
     python engine at once, and the compiled engine as soon as its background build is
     done (the session moves between slices of a run).  ``say`` shows the one-line notes
     (standard error by default)."""
@@ -134,7 +129,7 @@ def _send_interruptible(session: Session, line: str, stop: StopFlag) -> Reply:
     t0, w0 = m.elapsed_us, time.perf_counter()
     session.type(line.encode("latin-1", "replace") + b"\r")
     with stop.catching_signals():
-        raw = session.run_until_idle(**LONG)  # type: ignore[arg-type]
+        raw = session.run_until_idle(**LONG)
     reply = parse_reply(raw)
     reply.emulated_us = m.elapsed_us - t0
     reply.wall_s = time.perf_counter() - w0
@@ -143,10 +138,10 @@ def _send_interruptible(session: Session, line: str, stop: StopFlag) -> Reply:
 
 class _Group(click.Group):
     """The command, its standard output flushed and guarded (a full device is one line
-    on stderr, not a traceback: :func:`pdp6.hostfiles.standard_output`), --help too."""
+    on stderr, not a traceback: :func:`pdp6.formats.hostfiles.standard_output`), --help too."""
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
-        from pdp6.hostfiles import standard_output
+        from pdp6.formats.hostfiles import standard_output
 
         with standard_output("machack"):
             return super().main(*args, **kwargs)
@@ -287,7 +282,7 @@ def web(colour: str, depth: int, host: str, port: int) -> None:
     machine.  BELL (the button, or Ctrl-C in the page) stops the machine thinking.
     Needs the web extra: pip install 'pdp6-machack[web]'.  Ctrl-C here ends the server.
     """
-    from pdp6.web.cli import serve_consoles
+    from pdp6.host.web.cli import serve_consoles
 
     from .web import MacHackConsole, console_maker
 
@@ -319,7 +314,7 @@ def _screen(
     the note for the header (where the pictures go, or why there is no window)."""
     if not (window or png or gif):
         return None, None
-    from pdp6.hostfiles import OutputFileError
+    from pdp6.formats.hostfiles import OutputFileError
 
     from .display import Screen, no_window_reason
 
@@ -352,7 +347,7 @@ def _screen(
 
 def _close_screen(screen: Screen) -> None:
     """Write the GIF and close the window; a file that cannot be written is said."""
-    from pdp6.hostfiles import OutputFileError
+    from pdp6.formats.hostfiles import OutputFileError
 
     try:
         screen.close()
@@ -364,7 +359,7 @@ def _close_screen(screen: Screen) -> None:
 
 def _writable(path: Path) -> None:
     """Refuse an output file that cannot be written, before any work goes into it."""
-    from pdp6.hostfiles import OutputFileError, check_writable
+    from pdp6.formats.hostfiles import OutputFileError, check_writable
 
     try:
         check_writable(path)
@@ -487,7 +482,7 @@ def _play_terminal(
     screen: Screen | None = None,
 ) -> bool:
     """The interactive game: the keyboard goes to the program a key at a time through
-    the shared terminal host (pdp6/terminal.py), the program echoes and answers, and
+    the shared terminal host (pdp6/host/terminal.py), the program echoes and answers, and
     the host adds the PDP-6 and wall time to each of the machine's move lines.
 
     While the program waits at its prompt the host sleeps until a key comes
@@ -495,10 +490,12 @@ def _play_terminal(
     Ctrl-C says how to leave, a second one leaves.  Returns True when the game was left
     that way (the caller keeps the game), False for Ctrl-D or a hang-up.  Raises
     :class:`ProgramRanAway` (or ``ProgramHalted``) when the program stops working."""
-    from pdp6.runner import Runner
+    from pdp6.host.runner import Runner
+
+    from .playhost import PlayHost
 
     machine = session.machine
-    host = _PlayHost(machine, pace_cps=10.0 if baud else None, watch=watch)
+    host = PlayHost(machine, pace_cps=10.0 if baud else None, watch=watch)
     for text in header:
         click.echo(text)
     session.tty.host = host  # from now on the teletype is this terminal
@@ -547,76 +544,6 @@ def _play_terminal(
         click.echo()
         session.tty.host = session.host  # the session's own host again, for the host
     return left
-
-
-class _PlayHost:
-    """Built on first use (imports the terminal module only for interactive play)."""
-
-    def __new__(
-        cls, machine: object, pace_cps: float | None, watch: Callable[[str], None] | None
-    ) -> object:
-        from pdp6.terminal import TerminalHost
-
-        class PlayHost(TerminalHost):
-            """A TerminalHost that times the machine's moves: from the RETURN that ended
-            the line (or the previous move) to the move's line end."""
-
-            def __init__(self) -> None:
-                super().__init__(0, sys.stdout.buffer, upcase=True, pace_cps=pace_cps)
-                self.machine = machine
-                self.current = bytearray()
-                self.mark_us = 0.0
-                self.mark_wall = time.perf_counter()
-                self.hung_up = False
-                self.muted = 0  # lines still to swallow (the host's own command)
-                self.keys_read = 0
-
-            def received(self, data: bytes) -> None:
-                if not data or CTRL_D in data:  # hang-up, or Ctrl-D: the game ends
-                    self.hung_up = True
-                    self.stop_requested = True
-                    data = data.split(CTRL_D)[0]
-                super().received(data)
-
-            def read_key(self) -> int | None:
-                code = super().read_key()
-                self.keys_read += code is not None
-                if code == 0o15:
-                    self._mark()
-                return code
-
-            def note_at_prompt(self, text: str) -> None:
-                """A host's line under the prompt, and the line being typed (the prompt
-                and what was typed after it) again below it."""
-                note = text.encode("ascii", "replace")
-                self._write(b"\r\n" + note + b"\r\n" + bytes(self.current))
-
-            def _mark(self) -> None:
-                self.mark_us = self.machine.elapsed_us  # type: ignore[attr-defined]
-                self.mark_wall = time.perf_counter()
-
-            def print_char(self, code: int) -> None:
-                c = code & 0o177
-                if self.muted:
-                    self.muted -= c == 0o12
-                    return
-                if c == 0o15:
-                    line = self.current.decode("ascii", "replace")
-                    if watch is not None:
-                        watch(line)
-                    if is_move_line(line):
-                        emu = (self.machine.elapsed_us - self.mark_us) / 1e6  # type: ignore[attr-defined]
-                        wall = time.perf_counter() - self.mark_wall
-                        note = f"   [PDP-6 {emu:.1f} s, wall {wall:.2f} s]"
-                        for ch in note.encode():
-                            super().print_char(ch)
-                        self._mark()
-                    self.current.clear()
-                elif c >= 0o40:
-                    self.current.append(c)
-                super().print_char(code)
-
-        return PlayHost()
 
 
 def _is_result(line: str) -> bool:
@@ -1201,6 +1128,30 @@ def bench(
         auto.wait()
     benchmod.run(click.echo, positions, first_start, agreement_every, display_cost, search, idle,
                  web)  # fmt: skip
+
+
+@main.command("bench-engines")
+@click.option("--engine", type=click.Choice(["all", "compiled", "python", "interpreter"]),
+              default="all", show_default=True,
+              help="Which of the emulator's execute loops to time (see pdp6 bench).")  # fmt: skip
+@click.option("--why", is_flag=True,
+              help="Say why the python engine left instructions to the interpreter.")  # fmt: skip
+def bench_engines(engine: str, why: bool) -> None:
+    """Time Mac Hack VI's search (depth 3) on each engine: four moves on one machine (the
+    first, then the next three), and the first move of a fresh machine, which finds the
+    blocks the first one translated.  pdp6 bench times a mix of tight loops; this, a real
+    program."""
+    from pdp6 import jit
+    from pdp6.cpu import engines
+
+    from . import bench_engines as benchmod
+
+    wanted = engines.ALL_ENGINES if engine == "all" else (engine,)
+    if "compiled" in wanted and not jit.ENABLED:
+        raise click.UsageError(
+            "the compiled engine needs numba (pip install numba) and PDP6_NOJIT unset"
+        )
+    benchmod.report(wanted, why, click.echo, lambda line: click.echo(line, err=True))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -36,7 +36,7 @@ from pathlib import Path
 
 import chess
 
-from pdp6.loader import LoadedImage
+from pdp6.formats.loader import LoadedImage
 
 from .original import Choice, Original, OriginalError, load_original, read_move
 from .player import name_move
@@ -378,7 +378,7 @@ class Ours:
     def think(self) -> Pick:
         """``GO``: its move (named by the position it leads to, then taken back) and
         the root moves SMVD 2 typed."""
-        reply = self.session.send("GO", **LIMITS)  # type: ignore[arg-type]
+        reply = self.session.send("GO", **LIMITS)
         if not reply.accepted:
             raise CompareError(f"our program refused GO: {reply.text}")
         roots = []

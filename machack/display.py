@@ -11,7 +11,7 @@ the game not yet pictured, the host lets the machine run on until the 340 has dr
 main list whole and the clock list after it (the special channel's routine ``DSRCY``
 marks the end of each list), and renders exactly that span of emulated time as the P7
 phosphor shows it.  Those pictures go to a PNG file, rewritten after every move, and to
-an animated GIF with a frame a move.  The live window is pdp6.render's, updated as the
+an animated GIF with a frame a move.  The live window is pdp6.host.render's, updated as the
 machine runs.
 """
 
@@ -25,15 +25,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from pdp6.devices.display340 import Display340, attach_display
-from pdp6.hostfiles import check_writable, write_failed
-from pdp6.render import live_window_available, render, save_png
+from pdp6.devices.display340 import Display340
+from pdp6.formats.hostfiles import check_writable, write_failed
+from pdp6.host.render import attach_display, live_window_available, render, save_png
 
 if TYPE_CHECKING:
     from .session import Session
 
 # The live window shows a frame every 4 ticks of emulated time: the program draws its
 # main list every 3 ticks or so, so each frame holds one refresh.
+GAME3_TO_13 = ("P-K4 P-QB4 P-Q4 PXP QXP N-QB3 Q-Q3 N-B3 N-QB3 P-KN3 N-KB3 P-Q3 B-KB4 P-K4 "
+               "B-KN3 P-QR3 O-O-O P-QN4 P-QR4 B-R3 K-QN1 P-N5 QXP/Q6 B-Q2").split()  # fmt: skip
+"""1967 game 3 (Mac Hack VI - Landey) to 12... B-Q2, Mac Hack (White) to play 13. B-KR4:
+a middlegame board with every kind of piece, which the display's benchmarks draw."""
 LIVE_FRAME_MS = 4000 / 60
 PICTURE_SIZE = 768  # pixels: the 342's characters at scale 1 stay readable
 PICTURE_REFRESHES = 4  # a picture after the main list was drawn this often: it glows

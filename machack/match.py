@@ -24,22 +24,27 @@ import os
 import shlex
 import shutil
 import statistics
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.util import Finalize
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import chess
 import chess.engine
+import click
 
-from pdp6.autoengine import AutoEngine
+from pdp6.host.autoengine import AutoEngine
 
 from .original import OriginalError, Underpromotion
-from .pgn import MACHACK, GameRecord, emt, machack_comment
+from .pgn import MACHACK, GameRecord, emt_and_eval, machack_comment
 from .player import Clock, MacHack, PositionError
 from .session import Session, SessionError
+
+if TYPE_CHECKING:
+    from click._termui_impl import ProgressBar
 
 # Openings as a 1960s master knew them (ECO names), a few moves each; each is played
 # with both colours.
@@ -272,8 +277,8 @@ def play_game(
     opening = config.openings[index // 2 % len(config.openings)]
     machack = chess.WHITE if index % 2 == 0 else chess.BLACK
     board = chess.Board()
-    for move in opening.moves:
-        board.push_uci(move)
+    for uci in opening.moves:
+        board.push_uci(uci)
     comments = [""] * len(board.move_stack)
     if comments:
         comments[-1] = f"opening: {opening.name}"
@@ -329,8 +334,9 @@ def play_game(
             if config.original is not None:  # the original's PDP-6 time, as Mac Hack's
                 seconds = float(played.info.get("time", seconds))
             times[not machack].append(seconds)
-            comment = f"[%emt {emt(seconds)}]"
-            comment += _judge(played.info.get("score"), board.turn, winning, config.resign_cp)
+            score = played.info.get("score")
+            _count_verdict(score, board.turn, winning, config.resign_cp)
+            comment = emt_and_eval(seconds, score)
         board.push(move)
         comments.append(comment)
     result, termination = end
@@ -398,7 +404,7 @@ def verdict_for(score: chess.engine.Score, threshold: int) -> str:
 
 def score_text(score: chess.engine.Score) -> str:
     """A White's-view score as the PGN's ``[%eval]`` writes it: ``+2.31``, ``#-3``."""
-    return f"#{score.mate()}" if score.is_mate() else f"{score.score() / 100:+.2f}"
+    return f"#{score.mate()}" if score.is_mate() else f"{score.score(mate_score=0) / 100:+.2f}"
 
 
 def _judged(
@@ -458,21 +464,19 @@ def _game_end(
     return None
 
 
-def _judge(
+def _count_verdict(
     score: chess.engine.PovScore | None,
     mover: chess.Color,
     winning: dict[chess.Color, int],
     resign_cp: int,
-) -> str:
-    """Count the opponent's verdict for adjudication; its ``[%eval]`` for the comment."""
+) -> None:
+    """Count the opponent's verdict for adjudication (its own score, for the side that
+    moved)."""
     if score is None:
-        return ""
+        return
     own = score.pov(mover).score(mate_score=100_000)
     winning[mover] = winning[mover] + 1 if own >= resign_cp else 0
     winning[not mover] = winning[not mover] + 1 if own <= -resign_cp else 0
-    white = score.white()
-    text = f"#{white.mate()}" if white.is_mate() else f"{white.score() / 100:.2f}"
-    return f" [%eval {text}]"
 
 
 # --- the score -------------------------------------------------------------------------
@@ -547,24 +551,29 @@ def _times(results: Sequence[GameResult], opponent: str) -> list[str]:
 
 
 class Progress:
-    """The progress line on standard error: a bar and the running score on a terminal,
-    a line a game otherwise."""
+    """The progress line on standard error: click's progress bar with the games played
+    and the running score on a terminal, a line a game (through ``write``) otherwise."""
 
     def __init__(self, total: int, write: Callable[[str], None], tty: bool) -> None:
-        self.total, self.write, self.tty = total, write, tty
+        self.total = total
+        self.write = write
         self.done: list[GameResult] = []
+        self.bar: ProgressBar[int] | None = None
+        if tty:
+            self.bar = click.progressbar(length=total, width=30, show_pos=True,
+                                         show_percent=False, show_eta=False,
+                                         file=sys.stderr)  # fmt: skip
 
     def game(self, result: GameResult) -> None:
         self.done.append(result)
         points = [r.machack_points for r in self.done if r.machack_points is not None]
         mac = sum(points)
         score = f"Mac Hack {mac:g} - {len(points) - mac:g} {result.opponent or 'opponent'}"
-        if self.tty:
-            width = 30
-            filled = width * len(self.done) // self.total
-            bar = "#" * filled + "." * (width - filled)
-            end = "\n" if len(self.done) == self.total else ""
-            self.write(f"\r[{bar}] {len(self.done)}/{self.total}  {score}{end}")
+        if self.bar is not None:
+            self.bar.label = score
+            self.bar.update(1)
+            if self.bar.finished:
+                self.bar.render_finish()
         else:
             colour = "White" if result.machack_white else "Black"
             self.write(f"game {result.index + 1}/{self.total}: {result.result} (Mac Hack "

@@ -11,7 +11,7 @@ Facts about the image, measured on this emulator:
 
 * One block (011424-011657) fails its checksum: the word at 011475 was damaged in the
   copying.  The checksum implies the one value that word must hold
-  (:meth:`pdp6.checksum.BadBlock.implied_word`); with it, every key is answered (without
+  (:meth:`pdp6.formats.checksum.BadBlock.implied_word`); with it, every key is answered (without
   it, every key gets ``X``).  :func:`load_original` makes that repair and then checks the
   repaired words against their fingerprint, so a file that is not this image is refused.
 * The program starts at 100 (``JRST 12306``), waits for a key at 011623 with its input
@@ -35,8 +35,8 @@ import chess
 
 from pdp6 import Machine
 from pdp6.devices.teletype import FAST_CHAR_NS, ScriptedHost, Teletype
+from pdp6.formats.loader import LoadedImage, LoaderError, load_file
 from pdp6.iobus import NEVER
-from pdp6.loader import LoadedImage, LoaderError, load_file
 
 DAMAGED_WORD = 0o11475
 """The word of block 32 (011424-011657) that came through the copies damaged."""
@@ -305,6 +305,7 @@ class Original:
         self.machine.pc = image.start if image.start is not None else 0o100
         self.machine.breakpoints.add(WAIT_PC)
         self.board = chess.Board()
+        self.partial: int | None = None  # what a probe noted for the next candidate
         self._run(60.0)  # to its first wait
 
     # --- the teletype ---------------------------------------------------------------------
@@ -408,7 +409,7 @@ class Original:
             self.partial = None
 
         partials: list[int | None] = []
-        self.partial = None  # a probe may note a value here for the next candidate
+        self.partial = None
         probes = dict(probes or {})
         if plausibility:
             probes[PUSHED_PC] = pushed

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import chess
+import chess.engine
 import chess.pgn
 
 from .player import centipawns, mate_moves, name_move, refusal_note
@@ -31,20 +32,22 @@ RESULTS = {"1-0", "0-1", "1/2-1/2"}
 BOOK_COMMENT = "book"  # the comment of a book move, as the 1967 records' BOOK
 
 
-def emt(seconds: float) -> str:
-    """``[%emt]``'s clock form, ``0:00:31`` (whole seconds, rounded)."""
-    total = round(seconds)
-    return f"{total // 3600}:{total // 60 % 60:02d}:{total % 60:02d}"
+def emt_and_eval(seconds: float | None = None, score: chess.engine.PovScore | None = None) -> str:
+    """``[%emt 0:00:31] [%eval 0.18]`` as python-chess writes them (its ``set_emt`` and
+    ``set_eval``), the clock in whole seconds, rounded; either may be left out."""
+    node = chess.pgn.Game()
+    node.set_emt(None if seconds is None else round(seconds))
+    node.set_eval(score)
+    return node.comment
 
 
-def white_eval(value: int, mover: chess.Color) -> str:
-    """``[%eval]``'s text for a value (pawn 128) of the side that moved: White's view in
-    pawns, or ``#n`` for a mate."""
-    own = value if mover == chess.WHITE else -value
-    mate = mate_moves(value)  # (counted for the side the value is for, then turned)
-    if mate is not None:
-        return f"#{mate if mover == chess.WHITE else -mate}"
-    return f"{centipawns(own) / 100:.2f}"
+def machack_score(value: int, mover: chess.Color) -> chess.engine.PovScore:
+    """A value of the program's (pawn 128) for the side that moved, as a score:
+    centipawns, or moves to mate (counted for that side; python-chess turns it)."""
+    mate = mate_moves(value)
+    return chess.engine.PovScore(
+        chess.engine.Cp(centipawns(value)) if mate is None else chess.engine.Mate(mate), mover
+    )
 
 
 def machack_comment(
@@ -54,10 +57,9 @@ def machack_comment(
     ``book`` for a move from its opening book (no search: no time or value to give)."""
     if book:
         return BOOK_COMMENT
-    parts = [] if emulated_s is None else [f"[%emt {emt(emulated_s)}]"]
-    if value is not None:
-        parts += [f"[%eval {white_eval(value, mover)}]", f"value {value}"]
-    return " ".join(parts)
+    score = None if value is None else machack_score(value, mover)
+    text = emt_and_eval(emulated_s, score)
+    return text if value is None else f"{text} value {value}".lstrip()
 
 
 @dataclass

@@ -83,7 +83,7 @@ class ReplayResult:
 def read_pgn(path: Path) -> list[RecordedGame]:
     """Every game of a PGN file, typed as coordinate moves.  A game whose moves stop
     being legal is kept up to there, with ``unreadable`` saying where."""
-    games = []
+    games: list[RecordedGame] = []
     pgn_log = logging.getLogger("chess.pgn")  # (it logs what game.errors holds)
     level = pgn_log.level
     pgn_log.setLevel(logging.CRITICAL)

@@ -177,7 +177,7 @@ class Session:
         self.machine.breakpoints.add(self.idle_pc)
         self.machine.breakpoints.update(RUNAWAY_PCS)
         self.saved_game: list[int] | None = None  # the game state at the last prompt
-        self.on_slice: Callable[[], None] | None = None  # called between slices of a run
+        self.on_slice: Callable[[], object] | None = None  # called between slices of a run
         # A host that must act at once (a UCI `stop`, a move's time running out) runs in
         # short slices (a thirtieth: about 10 ms of wall time), and may set an emulated
         # time at which the run pauses for on_slice (the alarm is cleared as it rings).
@@ -341,7 +341,7 @@ class Session:
         t0, i0, w0 = m.elapsed_us, m.instructions, time.perf_counter()
         data = line.encode("latin-1", "replace") if isinstance(line, str) else line
         self.type(data + b"\r")
-        raw = self.run_until_idle(**limits)  # type: ignore[arg-type]
+        raw = self.run_until_idle(**limits)
         reply = parse_reply(raw)
         reply.emulated_us = m.elapsed_us - t0
         reply.instructions = m.instructions - i0

@@ -195,7 +195,7 @@ def format_table(games: list[ThinkGame]) -> str:
 def format_choices(games: list[ThinkGame]) -> str:
     """The choices alone, a line a position (game, move, recorded, ours, agree), then the
     agreement: what a change to the program's thinking changes, without the times."""
-    out = []
+    out: list[str] = []
     for game in games:
         out.extend(
             f"{game.name} {r.label} {r.recorded} {r.ours} {'yes' if r.agree else 'no'}"

@@ -4,7 +4,7 @@ Each tab gets a newly booted program (:class:`MacHackConsole`) with its Type 340
 ``machack play`` runs it at a terminal: the program waits at ``IDLE`` for a key while the
 host sleeps until one comes (``Session.idle_wait``: its 60 Hz clock and the 340 go on in
 emulated time that follows the wall clock), and BELL from the page stops it thinking.
-The page is pdp6.web's; what the program prints and draws is all the program's doing.
+The page is pdp6.host.web's; what the program prints and draws is all the program's doing.
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from pdp6.runner import Outcome
-from pdp6.web.console import Console, Send
+from pdp6.host.runner import Outcome
+from pdp6.host.web.console import Console, Send
 
 from .build import Image, build
-from .cli import MODES, YOU
 from .display import Screen
 from .session import ProgramHalted, Session
+from .sides import MODES, YOU
 
 IDLE_STEP_S = 1 / 60  # the wait at the prompt runs and sleeps in steps of a frame
 FALLEN_BEHIND_US = 250_000.0  # further behind the wall clock than this: it starts again

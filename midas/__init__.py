@@ -12,7 +12,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from pdp6.hostfiles import read_input
+from pdp6.formats.hostfiles import read_input
 
 from .assembler import Assembler
 from .errors import AsmError

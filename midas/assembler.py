@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from pdp6.hostfiles import read_input
-from pdp6.loader import JRST, SYM_GLOBAL, SYM_HALFKILLED, SYM_LOCAL
+from pdp6.formats.hostfiles import read_input
+from pdp6.formats.loader import JRST, SYM_GLOBAL, SYM_HALFKILLED, SYM_LOCAL
 
 from .conditionals import ConditionalMixin
 from .contexts import ProgramContext
@@ -107,7 +107,7 @@ class Assembler(
         self.stgsw = False
         self.gensym_count = 0
         self.aval1 = self.aval2 = self.askip = 0
-        self.text_word_index: int | None = None
+        self.text_word_index = None
         self.pseudo_start = 0
         self.word_at = ("", 0)
         self.at_start = False

@@ -15,8 +15,8 @@ from typing import Any
 
 import click
 
-from pdp6.hostfiles import standard_output
-from pdp6.wordfile import encode_words
+from pdp6.formats.hostfiles import standard_output
+from pdp6.formats.wordfile import encode_words
 
 from . import assemble_file
 from .bench import run_benchmark
@@ -67,7 +67,7 @@ def _defines(
     _ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]
 ) -> dict[str, int]:
     """Each ``SYM=VALUE`` of --define, read (a usage error naming the one that is wrong)."""
-    from pdp6.typein import TypeinError, parse_word
+    from pdp6.host.typein import TypeinError, parse_word
 
     defines = {}
     for value in values:

@@ -90,7 +90,7 @@ class ProgramContext(Context):
 
     def __init__(self, emit: Callable[[int], None]) -> None:
         super().__init__()
-        self.put = emit  # type: ignore[method-assign]
+        self.put = emit  # type: ignore[method-assign,assignment]
 
 
 class LiteralContext(Context):

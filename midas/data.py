@@ -77,7 +77,7 @@ class DataMixin:
         if delim in ("\n", EOF_CH):
             return None
         self.pos += 1
-        out = []
+        out: list[str] = []
         while True:
             c = self.next_char()
             if c == EOF_CH:
@@ -92,7 +92,7 @@ class DataMixin:
     def text_value(self, name: str, words: list[int]) -> int | None:
         """A text's value: its last word; the others are stored before it."""
         index = self.text_word_index
-        self.text_word_index = None
+        self.text_word_index: int | None = None
         if index is not None:
             return words[index] if 0 <= index < len(words) else 0
         if not words:

@@ -12,9 +12,11 @@ assignments are recognised when the symbol is the first thing of a statement.
 from __future__ import annotations
 
 import re
+from enum import Enum
+from typing import Final, Literal
 
 from . import floats
-from .source import EOF_CH
+from .source import EOF_CH, blanks_end
 from .symbols import (
     F_GLOBAL,
     F_IO,
@@ -35,22 +37,26 @@ LH = MASK36 ^ MASK18
 INDIRECT = 1 << 22
 
 
-class _Done:
-    """Returned instead of a value when a statement was consumed (assignment, LOC ...)."""
+class Signal(Enum):
+    """Returned instead of a value: ``DONE`` when a statement was consumed (assignment,
+    LOC ...); ``RESTART`` (read_syllable) when a label came first, so that the field is
+    read from its start again."""
+
+    DONE = "DONE"
+    RESTART = "RESTART"
 
     def __repr__(self) -> str:
-        return "DONE"
+        return self.value
 
 
-DONE = _Done()
-RESTART = object()  # read_syllable: a label came first; read the field from its start again
+DONE: Final = Signal.DONE
+RESTART: Final = Signal.RESTART
 # cond_stack holds, per open '[', where a successful conditional began, or LITERAL.
 LITERAL = ()
 
 SQUOZE_RUN = re.compile(r"[A-Za-z0-9.$%]+")
 _INT = re.compile(r"([0-9]+)(\.?)")
 _FLOAT = re.compile(r"[0-9]*\.[0-9]+")
-_BLANKS = re.compile(r"[ \t]*")
 _DIGITS = re.compile(r"[0-9]+")
 
 SQUOZE = SQUOZE_CHARS_SET
@@ -122,7 +128,7 @@ class ExpressionMixin:
     """The syllable, field and word readers (mixed into the assembler)."""
 
     # --- words --------------------------------------------------------------------------
-    def read_word(self, store: bool = False):  # -> int | None | DONE
+    def read_word(self, store: bool = False) -> int | Literal[Signal.DONE] | None:
         """Read one word; its value, None if it is empty, or DONE.  ``store``: the word
         of a statement, to be stored (not an assignment's or a pseudo-op's argument)."""
         saved = self.w_ind, self.w_idx, self.w_io, self.w_field, self.w_store
@@ -148,7 +154,7 @@ class ExpressionMixin:
         self.w_ind, self.w_idx, self.w_io, self.w_field, self.w_store = saved
         return value
 
-    def more_fields(self, first, text: str, start: int):  # -> int | None
+    def more_fields(self, first: int | None, text: str, start: int) -> int | None:
         """The fields after the first, separated by blanks and commas; the word's value.
 
         ``text`` and ``start`` locate the word, for messages about its pattern.
@@ -265,7 +271,7 @@ class ExpressionMixin:
             elif not self.pop_frame():
                 return c
 
-    def read_expr(self, min_prec: int, after_op: bool):  # -> int | None | DONE
+    def read_expr(self, min_prec: int, after_op: bool) -> int | Literal[Signal.DONE] | None:
         """A field: operators at or above ``min_prec`` (precedence climbing)."""
         c = self.text[self.pos]
         if c in _FIELD_INVISIBLE:
@@ -286,11 +292,12 @@ class ExpressionMixin:
                 right = 0
             left = self.operate(c, MASK36 if c == "#" else 0, right)
         else:
-            left = self.read_syllable(after_op)
-            if left is RESTART:  # "FOO: -1": after the label, a unary operator may start
+            syllable = self.read_syllable(after_op)
+            if syllable is RESTART:  # "FOO: -1": after the label, a unary operator may start
                 return self.read_expr(min_prec, after_op)
-            if left is None or left is DONE:
-                return left
+            if syllable is None or syllable is DONE:
+                return syllable
+            left = syllable
         while True:
             c = self.text[self.pos]
             if c in _FIELD_INVISIBLE:
@@ -320,7 +327,7 @@ class ExpressionMixin:
         return value
 
     # --- syllables ----------------------------------------------------------------------
-    def read_syllable(self, after_op: bool):  # -> int | None | DONE
+    def read_syllable(self, after_op: bool) -> int | Signal | None:
         """One syllable's value; None if there is none; DONE if a statement was consumed;
         RESTART if a label was read and a unary operator follows it."""
         labelled = False
@@ -330,6 +337,7 @@ class ExpressionMixin:
             c = text[start]
             if c in SQUOZE:
                 m = SQUOZE_RUN.match(text, start)
+                assert m is not None
                 end = m.end()
                 if text[end] != EOF_CH:
                     run = m.group()
@@ -401,12 +409,14 @@ class ExpressionMixin:
     def read_run(self) -> str:
         """A run of SQUOZE characters, glued across the end of an expansion."""
         m = SQUOZE_RUN.match(self.text, self.pos)
+        assert m is not None
         self.pos = m.end()
         if self.text[self.pos] != EOF_CH:
             return m.group()
         parts = [m.group()]
         while self.peek() in SQUOZE:
             m = SQUOZE_RUN.match(self.text, self.pos)
+            assert m is not None
             parts.append(m.group())
             self.pos = m.end()
             if self.text[self.pos] != EOF_CH:
@@ -547,7 +557,7 @@ class ExpressionMixin:
             return (self.top.byte_pointer_lh() << 18) | loc
         return loc
 
-    def symbol_syllable(self, run: str, start: int):  # -> int | DONE | None
+    def symbol_syllable(self, run: str, start: int) -> int | Literal[Signal.DONE] | None:
         """A symbol: its value, or the effect of a label/assignment/macro/pseudo-op.
 
         Returns None when reading should go on with the next syllable.
@@ -604,9 +614,9 @@ class ExpressionMixin:
             return True
         if c != " " and c != "\t":
             return False
-        return text[_BLANKS.match(text, self.pos).end()] == "="
+        return text[blanks_end(text, self.pos)] == "="
 
-    def pseudo_op(self, name: str, sym: Sym, start: int):  # -> int | DONE | None
+    def pseudo_op(self, name: str, sym: Sym, start: int) -> int | Literal[Signal.DONE] | None:
         method, category = sym.handler
         handler = getattr(self, method)
         self.pseudo_start = start

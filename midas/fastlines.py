@@ -15,11 +15,14 @@ that the two agree.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import Any, TypeAlias
 
 from .conditionals import ARITHMETIC
 from .expressions import INDIRECT, LH, MASK18, MASK36, PREC, apply_operator, swap, to_signed
 from .macros import END_EOL, END_OTHER, MORE, NULLSPECIFIED, SPECIFIED, UNSPECIFIED
-from .source import EOF_CH, FILE, MACRO, Frame
+from .source import EOF_CH, FILE, MACRO, Frame, blanks_end
+from .statements import STATEMENT_GAP
 from .symbols import F_IO, F_PREDEF, P_INLINE, PSEUDO, SPECIAL, VALUE, Sym
 from .symbols import MACRO as MACRO_SYM
 from .textcodes import numeral
@@ -50,8 +53,6 @@ _TERMS = re.compile(_TERM)
 _ONE_TOKEN = re.compile(_TOKEN)
 _PLAIN_ARG = re.compile(r"[^,;\n]*")
 _LEAD = re.compile(rf"[ \t]*({_NAME})?")  # a body's first line: blanks and a name
-_BLANKS = re.compile(r"[ \t]*")
-_SKIP = re.compile(r"[ \t\n?]*")  # what separates statements (as midas.statements)
 _SPECIAL = frozenset(";]})>\x00")  # after the blanks: not the start of a statement
 
 # Kinds of plan: FAILING is a conditional on a number that fails, with a [...] to skip.
@@ -66,7 +67,7 @@ class Literal:
 
     __slots__ = ("inner", "text")
 
-    def __init__(self, inner, text: str) -> None:
+    def __init__(self, inner: Field, text: str) -> None:
         self.inner = inner
         self.text = text
 
@@ -82,10 +83,16 @@ class Postfix:
 
 
 # A field of a plan: None (absent), an int (a number), DOT, (NAME, offset in the line),
-# a Literal, or a Postfix.
+# a Literal, or a Postfix; a token is one of these but None.  The code tells them apart
+# by ``__class__ is`` (as fast as it gets), which mypy does not follow: Any.
+Field: TypeAlias = Any
+Token: TypeAlias = Any
+# A macro call's argument scan (argument, how it ended, where): the argument is its
+# text, a ``\\`` field's plan, or None.
+Scan: TypeAlias = tuple[Any, int, int]
 
 
-def _field_plan(text: str, offset: int, radix: int):  # -> field | False
+def _field_plan(text: str, offset: int, radix: int) -> Field:  # False: not a number
     """The plan of a field, which starts at ``offset`` in its line; False if a number in
     it is not one the radix allows."""
     if text.isalnum():  # one name, or a number without a point
@@ -115,7 +122,7 @@ def _field_plan(text: str, offset: int, radix: int):  # -> field | False
     return items[0] if len(items) == 1 else _folded(items)
 
 
-def _folded(items: list):  # -> field
+def _folded(items: list[Any]) -> Field:
     """A postfix field with the operators on numbers done now (``3-1`` is 2)."""
     stack: list = []
     for item in items:
@@ -135,7 +142,7 @@ def _folded(items: list):  # -> field
     return stack[0] if len(stack) == 1 else Postfix(tuple(items))
 
 
-def _token(text: str, offset: int, radix: int):  # -> token | False
+def _token(text: str, offset: int, radix: int) -> Token:  # False: not a number
     """The plan of one token; False if the number is not one the radix allows."""
     c = text[0]
     if "0" <= c <= "9":
@@ -180,14 +187,14 @@ def _call_scans(line: str, start: int, radix: int) -> tuple | None:
     c = line[start]
     if c == "\n" or c == ";":
         return ()
-    if c in "([{<:='\"" or (c in " \t" and line[_BLANKS.match(line, start).end()] == "="):
+    if c in "([{<:='\"" or (c in " \t" and line[blanks_end(line, start)] == "="):
         return None  # a parenthesized call, a label, an assignment, a suffix
     i = start + 1  # the character after the name is not part of the arguments
-    scans = []
+    scans: list[Scan] = []
     while True:
         c = line[i]
         if c == " " or c == "\t":
-            j = _BLANKS.match(line, i).end()
+            j = blanks_end(line, i)
             if line[j] == ";":
                 i, c = j, ";"
         if c == ",":
@@ -215,7 +222,9 @@ def _call_scans(line: str, start: int, radix: int) -> tuple | None:
             i = j + 1
             scans.append((tokens, MORE, i))
         else:
-            j = _PLAIN_ARG.match(line, i).end()
+            arg = _PLAIN_ARG.match(line, i)
+            assert arg is not None
+            j = arg.end()
             text = line[i:j]
             if line[j] == ",":
                 i = j + 1
@@ -252,7 +261,7 @@ def _calls(line: str) -> tuple:
             continue
         end = m.end()
         c = line[end]
-        if c in ":='\"" or (c in " \t" and line[_BLANKS.match(line, end).end()] == "="):
+        if c in ":='\"" or (c in " \t" and line[blanks_end(line, end)] == "="):
             continue  # a label, an assignment, a variable or global mark
         name = m.group(2)[:6].upper()
         calls.append([m.group(1), name, m.start(2), end, UNREAD, operand])
@@ -362,7 +371,7 @@ class FastLinesMixin:
                 step = index.get(end)
                 if step is None:
                     step = index[end] = self.next_step(index, text, self.pos)
-                if step.__class__ is list:
+                if isinstance(step, list):
                     break
                 pos = self.pos = step
                 c = text[pos]
@@ -403,7 +412,9 @@ class FastLinesMixin:
         """What follows a statement ending at ``end``, past blank lines and ``?``: the next
         statement (see :meth:`new_step`), or where the blanks end when something else
         is there (a comment, a closing bracket, the end of the text)."""
-        pos = _SKIP.match(text, end).end()
+        skip = STATEMENT_GAP.match(text, end)
+        assert skip is not None
+        pos = skip.end()
         if text[pos] in _SPECIAL:
             return pos
         return index.get(pos) or self.new_step(index, text, pos) or pos
@@ -432,7 +443,7 @@ class FastLinesMixin:
             plan = self.plans[line] = make_plan(line, self.radix)
         return plan
 
-    def field_value(self, field, pos: int) -> int | None:
+    def field_value(self, field: Field, pos: int) -> int | None:
         """A planned field's value now; None if the general reader must read it (a name
         that is a macro or pseudo-op, a division by zero)."""
         cls = field.__class__
@@ -462,7 +473,7 @@ class FastLinesMixin:
             elif cls is str:
                 if item[0] == "u":
                     op = item[1]
-                    stack[-1] = apply_operator(op, MASK36 if op == "#" else 0, stack[-1])
+                    stack[-1] = apply_operator(op, MASK36 if op == "#" else 0, stack[-1])  # type: ignore[assignment]  # (no division)
                 else:
                     right = stack.pop()
                     value = apply_operator(item, stack[-1], right)
@@ -476,7 +487,7 @@ class FastLinesMixin:
                 stack.append(value)
         return stack[0]
 
-    def has_undefined(self, field) -> bool:
+    def has_undefined(self, field: Field) -> bool:
         """Whether a planned field uses a symbol that has no value yet."""
         cls = field.__class__
         if cls is tuple:
@@ -501,7 +512,7 @@ class FastLinesMixin:
         return self.place_literal(((word,), field.text), [word])
 
     def planned_instruction(
-        self, plan: tuple, pos: int, moved: int = 0, split: int = 1 << 30
+        self, plan: Sequence[Any], pos: int, moved: int = 0, split: int = 1 << 30
     ) -> bool:
         """An instruction.  When a macro call's expansion stands in its line, the line's
         text from ``split`` on is the source's text ``moved`` characters on."""
@@ -542,6 +553,7 @@ class FastLinesMixin:
             self.define_label(name, _place(pos, label_offset, moved, split), False, 0)
         self.pos = pos + end - moved
         if ac is not None:
+            assert ac_value is not None
             if io:
                 self.w_io = True
                 value = (value + self.ac_field(ac_value)) & MASK36
@@ -551,8 +563,10 @@ class FastLinesMixin:
             else:  # the AC field, as ac_field places it
                 value = (value + (ac_value << 23)) & MASK36
         if addr is not None:  # added into the right half (add_rh)
+            assert addr_value is not None
             value = (value & LH) | ((value + addr_value) & MASK18)
         if index is not None:
+            assert index_value is not None
             value = (value + swap(index_value)) & MASK36
         if indirect:
             value |= INDIRECT
@@ -596,7 +610,7 @@ class FastLinesMixin:
         return True
 
     def planned_call(
-        self, call: tuple, line: str, pos: int, moved: int = 0, split: int = 1 << 30
+        self, call: list[Any], line: str, pos: int, moved: int = 0, split: int = 1 << 30
     ) -> bool:
         """A macro call whose arguments are all read the normal way.  A body of one line
         stands for its text: see :meth:`substituted_call`.  Otherwise the call must
@@ -668,6 +682,7 @@ class FastLinesMixin:
         body's first line is blank, or starts with an inline pseudo-op (which ends the
         statement it heads).  Else that word is the earlier statement's, as to its line."""
         m = _LEAD.match(body)
+        assert m is not None
         if m.group(1) is None or body[m.end()] == "{":  # (a dummy glued to the name)
             return body[m.end()] == "\n"
         sym = self.symbols.get(m.group(1)[:6].upper())
@@ -780,7 +795,7 @@ class FastLinesMixin:
                 return False
         return True
 
-    def field_numeral(self, field, pos: int) -> str | None:
+    def field_numeral(self, field: Field, pos: int) -> str | None:
         """A planned ``\\`` field's value as a numeral in the current radix."""
         value = self.field_value(field, pos)
         return None if value is None else numeral(value, self.radix)

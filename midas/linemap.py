@@ -1,6 +1,6 @@
 """The source-line map written beside a binary, for the debugger.
 
-It is JSON (``pdp6.loader.read_line_map`` reads it back)::
+It is JSON (``pdp6.formats.loader.read_line_map`` reads it back)::
 
     {"format": "midas-line-map", "version": 1,
      "main": "prog.mid", "start": 64,               # start address, or null
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 
-from pdp6.loader import SYM_GLOBAL, SYM_HALFKILLED
+from pdp6.formats.loader import SYM_GLOBAL, SYM_HALFKILLED
 
 from .program import Program
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from pdp6.loader import SYM_GLOBAL, SYM_HALFKILLED
+from pdp6.formats.loader import SYM_GLOBAL, SYM_HALFKILLED
 
 from .program import Program
 

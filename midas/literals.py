@@ -165,7 +165,7 @@ class ConstantsMixin:
                 continue  # expunged, or defined some other way since
             self.define(name, self.location_value(), F_FIXED | F_VARIABLE, None)
             self.loc += size
-        self.pending_vars = []
+        self.pending_vars: list[tuple[str, int]] = []
 
 
 def _literal_text(text: str) -> str:

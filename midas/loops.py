@@ -88,12 +88,12 @@ class LoopMixin:
     def irp_passes(self, name: str) -> list[str] | None:
         """The text of each pass of the IRP whose header starts here."""
         start = self.pos
-        limits = (0, 1, -1)
+        limits: tuple[int, ...] = (0, 1, -1)
         if name == "IRPNC":
             limits = tuple(to_signed(self.condition_value()[0]) for _ in range(3))
         groups = self.irp_groups()
         if groups is None:
-            return
+            return None
         names: dict[str, int] = {}
         for first, second, _text in groups:
             for dummy in (first, second):
@@ -176,7 +176,7 @@ class LoopMixin:
     @staticmethod
     def irp_elements(text: str) -> list[tuple[str, str]]:
         """IRP's split: commas and line ends separate; ``[...]`` protects and is dropped."""
-        out = []
+        out: list[tuple[str, str]] = []
         i = 0
         n = len(text)
         if not text:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from .expressions import SQUOZE
-from .source import EOF_CH, FILE, MACRO, TEXT, Frame
+from .source import EOF_CH, FILE, MACRO, TEXT, Frame, blanks_end
 from .symbols import MACRO as MACRO_SYM
 from .symbols import Sym, key, pseudo, special
 from .textcodes import numeral
@@ -29,7 +29,6 @@ CLOSES = ">)]}"
 TERMIN_OPENERS = frozenset(("DEFINE", "IRP", "IRPC", "IRPS", "IRPW", "IRPNC", ".TTYMA"))
 _BODY_TOKEN = re.compile(r"[A-Za-z0-9.$%]+|\x00")
 _PLAIN_ARG = re.compile(r"[^,;\n\x00]*")
-_BLANKS = re.compile(r"[ \t]*")
 
 
 class Dummy:
@@ -149,6 +148,7 @@ class MacroMixin:
         src = self.text
         while True:
             m = _BODY_TOKEN.search(src, pos)
+            assert m is not None
             tok = m.group()
             at = m.start()
             if tok == EOF_CH:
@@ -348,7 +348,7 @@ class MacroMixin:
         """The normal syntax: ``[text]``, ``\\expr``, or text up to ``,`` ``;`` or EOL."""
         c = self.peek()
         if c in " \t":
-            end = _BLANKS.match(self.text, self.pos).end()
+            end = blanks_end(self.text, self.pos)
             if self.text[end] == ";":  # blanks before a semicolon do not count
                 self.pos = end
                 c = ";"
@@ -371,6 +371,7 @@ class MacroMixin:
         parts = []
         while True:
             m = _PLAIN_ARG.match(self.text, self.pos)
+            assert m is not None
             parts.append(m.group())
             self.pos = m.end()
             c = self.text[self.pos]
@@ -400,7 +401,7 @@ class MacroMixin:
 
     def scan_until_close(self, stop: str) -> tuple[str | None, int]:
         """Text up to a character of ``stop`` outside brackets, or an unmatched close."""
-        parts = []
+        parts: list[str] = []
         depth = 0
         while True:
             c = self.peek()

@@ -20,7 +20,7 @@ class SourceLine(NamedTuple):
 
 
 class SymbolEntry(NamedTuple):
-    """A user symbol as DDT will see it: SQUOZE flag bits (``pdp6.loader.SYM_*``)."""
+    """A user symbol as DDT will see it: SQUOZE flag bits (``pdp6.formats.loader.SYM_*``)."""
 
     name: str
     value: int

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .errors import EndOfPass
 from .expressions import DONE, INDIRECT, MASK18, MASK36, SQUOZE, to_signed
-from .source import EOF_CH, FILE, Frame
+from .source import EOF_CH, FILE, Frame, SourceFile
 from .symbols import (
     F_GLOBAL,
     F_HALFKILL,
@@ -160,14 +160,14 @@ class PseudoMixin:
         if not spec:
             self.error(".INSRT needs a file name", start)
             return
-        if sum(1 for f in self.frames if f.kind == FILE) > MAX_INCLUDE_DEPTH:
+        if len([f for f in self.frames if f.kind == FILE]) > MAX_INCLUDE_DEPTH:
             self.error(f".INSRT {spec}: files inserted more than {MAX_INCLUDE_DEPTH} deep", start)
             return
         source = self.include(spec, start)
         if source is not None:
             self.push_frame(Frame(FILE, source.text, source=source))
 
-    def include(self, spec: str, start: int):
+    def include(self, spec: str, start: int) -> SourceFile | None:
         """Find an inserted file, relative to the directory of the file inserting it."""
         including = next(f.source for f in reversed(self.frames) if f.kind == FILE)
         base = including.path.parent if including.path else Path.cwd()

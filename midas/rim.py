@@ -12,7 +12,7 @@ the rest of the tape.
 
 from __future__ import annotations
 
-from pdp6.loader import HALT
+from pdp6.formats.loader import HALT
 
 from .expressions import INDIRECT
 from .program import Program

@@ -8,9 +8,9 @@ import datetime
 import getpass
 from pathlib import Path
 
-from pdp6.checksum import block_checksum
+from pdp6.formats.checksum import block_checksum
+from pdp6.formats.loader import JRST_1, block_header, squoze
 from pdp6.isa import ALIASES, BY_NAME, IO_WORDS
-from pdp6.loader import JRST_1, block_header, squoze
 
 from .program import Program
 from .textcodes import sixbit_code, sixbit_words

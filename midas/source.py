@@ -47,6 +47,13 @@ _BLANKS = re.compile(r"[ \t]*")
 _TO_EOL = re.compile(r"[^\n\x00]*")
 
 
+def blanks_end(text: str, pos: int) -> int:
+    """Where the spaces and tabs that start at ``pos`` end."""
+    m = _BLANKS.match(text, pos)
+    assert m is not None  # (it matches the empty string)
+    return m.end()
+
+
 class SourceFile:
     """A host file read for assembly: its normalised text and where each line starts."""
 
@@ -162,7 +169,7 @@ class ReaderMixin:
             if frame.kind == MACRO:
                 what = f"macro {frame.name}"
             elif frame.kind in LOOP_KINDS:
-                passes = frame.passes if frame.kind == REPEAT else len(frame.passes)
+                passes = frame.passes if isinstance(frame.passes, int) else len(frame.passes)
                 what = f"{frame.name or 'REPEAT'} (pass {frame.count + 1:,} of {passes:,})"
             elif frame.kind == FILE:
                 assert frame.source is not None
@@ -201,14 +208,12 @@ class ReaderMixin:
         frame = self.frames[-1]
         if frame.kind in LOOP_KINDS and not frame.finished:
             frame.count += 1
-            if frame.kind == REPEAT:
+            if isinstance(frame.passes, int):  # REPEAT
                 more = frame.count < frame.passes
                 text = frame.body
             else:
-                passes = frame.passes
-                assert isinstance(passes, list)
-                more = frame.count < len(passes)
-                text = passes[frame.count] if more else ""
+                more = frame.count < len(frame.passes)
+                text = frame.passes[frame.count] if more else ""
             if more:
                 self.count_steps(len(text))
                 frame.text = self.text = text
@@ -242,7 +247,7 @@ class ReaderMixin:
         if c != " " and c != "\t" and c != EOF_CH:
             return c
         while True:
-            self.pos = _BLANKS.match(self.text, self.pos).end()
+            self.pos = blanks_end(self.text, self.pos)
             c = self.text[self.pos]
             if c != EOF_CH:
                 return c
@@ -255,6 +260,7 @@ class ReaderMixin:
         parts = []
         while True:
             m = _TO_EOL.match(self.text, self.pos)
+            assert m is not None
             parts.append(m.group())
             self.pos = m.end()
             if self.text[self.pos] == "\n" or not self.pop_frame():
@@ -275,6 +281,7 @@ class ReaderMixin:
         parts = []
         while True:
             m = pattern.search(self.text, self.pos)
+            assert m is not None
             c = m.group()
             if c == EOF_CH:
                 parts.append(self.text[self.pos : m.start()])

@@ -11,7 +11,8 @@ from .source import EOF_CH, FILE
 
 MAX_DEPTH = 100  # literals and groupings nested inside each other
 
-_SKIP = re.compile(r"[ \t\n?]*")
+# What separates statements at top level (the fast path skips the same: midas.fastlines).
+STATEMENT_GAP = re.compile(r"[ \t\n?]*")
 _SKIP_SAME_LINE = re.compile(r"[ \t?]*")
 _CLOSERS = ")>]"
 
@@ -81,9 +82,11 @@ class StatementMixin:
 
     def next_statement(self, top: bool) -> str:
         """Skip blank lines, ``?``, comments and invisible brackets; the next character."""
-        skip = _SKIP if top or self.mllit > 0 else _SKIP_SAME_LINE
+        skip = STATEMENT_GAP if top or self.mllit > 0 else _SKIP_SAME_LINE
         while True:
-            self.pos = skip.match(self.text, self.pos).end()
+            m = skip.match(self.text, self.pos)
+            assert m is not None
+            self.pos = m.end()
             c = self.text[self.pos]
             if c == ";":
                 self.rest_of_line()

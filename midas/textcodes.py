@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pdp6.loader import SQUOZE_CODE, squoze
+from pdp6.formats.loader import SQUOZE_CODE, squoze
 
 __all__ = [
     "SQUOZE_CHARS_SET",

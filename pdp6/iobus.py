@@ -13,12 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
 from .cpu import state as S
-
-if TYPE_CHECKING:
-    from .machine import Machine
 
 NEVER = (1 << 62) - 1  # "no event scheduled"
 
@@ -35,7 +32,7 @@ class Reg:
     attr: str
     bits: int = 0
     shown: bool = True
-    check: Callable[[bytes], None] | None = None
+    check: Callable[[bytes], object] | None = None
 
     @property
     def name(self) -> str:
@@ -137,14 +134,27 @@ class Device:
         return int(self.bus.machine._st[S.TIME])
 
 
+D = TypeVar("D", bound=Device)  # attach returns the very device, typed as given
+
+
+class BusArrays(Protocol):
+    """What the bus reads and writes of its machine (a :class:`pdp6.machine.Machine`):
+    the state vector, the I/O arrays the execute loop reads, and the end of the current
+    run.  Named here so that the bus needs no import of the machine that builds it."""
+
+    _st: Any
+    _io: Any
+    _deadline: int
+
+
 class IOBus:
     """Device registry by device code; delivers queued I/O and publishes device state."""
 
-    def __init__(self, machine: Machine) -> None:
+    def __init__(self, machine: BusArrays) -> None:
         self.machine = machine
         self.devices: dict[int, Device] = {}
 
-    def attach(self, device: Device) -> Device:
+    def attach(self, device: D) -> D:
         """Put ``device`` on the bus at its code (APR 000 and PI 004 are built in)."""
         code = device.code
         if code & 3 or not 0o10 <= code <= 0o774:

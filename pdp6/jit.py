@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
+import platformdirs
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -41,8 +43,7 @@ def _cache_dir() -> str:
         digest.update(version("numba").encode())
     except Exception:  # pragma: no cover - numba missing or unreadable metadata
         pass
-    base = os.environ.get("NUMBA_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME")
-    root = Path(base) if base else Path.home() / ".cache"
+    root = Path(os.environ.get("NUMBA_CACHE_DIR") or platformdirs.user_cache_dir())
     return str(root / "pdp6-numba" / digest.hexdigest()[:16])
 
 
@@ -82,7 +83,7 @@ def mark_compiled_ready() -> None:
 def jit(func: F) -> F:
     """Compile ``func`` with numba (nopython, cached) when the compiled engine is on."""
     if ENABLED:
-        return numba.njit(cache=True, nogil=True, _nrt=False)(func)  # type: ignore[no-any-return]
+        return numba.njit(cache=True, nogil=True, _nrt=False)(func)
     return func
 
 
@@ -94,7 +95,7 @@ def jit_inline(func: F) -> F:
     than the work itself.
     """
     if ENABLED:
-        return numba.njit(cache=True, nogil=True, _nrt=False, inline="always")(func)  # type: ignore[no-any-return]
+        return numba.njit(cache=True, nogil=True, _nrt=False, inline="always")(func)
     return func
 
 

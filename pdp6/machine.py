@@ -22,7 +22,7 @@ import numpy as np
 from . import jit, timing
 from .cpu import engines, optable
 from .cpu import state as S
-from .iobus import NEVER, Device, IOBus, Reg, find_register
+from .iobus import NEVER, D, IOBus, Reg, find_register
 from .memory import ADDRESS_SPACE, Memory
 
 CHUNK = 2_000_000  # instructions per call of the loop when running without a limit
@@ -266,7 +266,7 @@ class Machine:
         engines on lists, whose elements are Python ints and several times faster to
         index there.  An interactive session starts on the python engine while the
         compiled one is being built, and moves to it when it is ready
-        (:mod:`pdp6.autoengine`).
+        (:mod:`pdp6.host.autoengine`).
         """
         runner = engines.make_runner(engine)  # refuses an engine this process lacks
         if engine == "compiled":
@@ -285,7 +285,7 @@ class Machine:
         self.engine = engine
 
     # --- devices --------------------------------------------------------------------
-    def attach(self, device: Device) -> Device:
+    def attach(self, device: D) -> D:
         """Put a device on the I/O bus (see :class:`pdp6.iobus.Device`)."""
         return self.bus.attach(device)
 

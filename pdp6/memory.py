@@ -7,17 +7,25 @@ that exists), so bad input gives a clear ``ValueError`` instead of corrupt state
 
 from __future__ import annotations
 
-from collections.abc import Iterable, MutableSequence
+from collections.abc import Iterable
+from typing import Protocol, SupportsInt, overload
 
 from .word import MASK36
 
 ADDRESS_SPACE = 1 << 18  # 256K words
 
 
+class Words(Protocol):
+    """The backing store: the machine's numpy array of core, or any list of ints."""
+
+    def __getitem__(self, addr: int, /) -> SupportsInt: ...
+    def __setitem__(self, addr: int, value: int, /) -> None: ...
+
+
 class Memory:
     """``m.memory[addr]``: read and write 36-bit words; addresses 0-17 are the ACs."""
 
-    def __init__(self, backing: MutableSequence[int], size: int) -> None:
+    def __init__(self, backing: Words, size: int) -> None:
         self._words = backing
         self.size = size
 
@@ -41,6 +49,10 @@ class Memory:
             )
         return value
 
+    @overload
+    def __getitem__(self, addr: int) -> int: ...
+    @overload
+    def __getitem__(self, addr: slice) -> list[int]: ...
     def __getitem__(self, addr: int | slice) -> int | list[int]:
         if isinstance(addr, slice):
             return [int(self._words[a]) for a in range(*addr.indices(self.size))]

@@ -105,11 +105,11 @@ def unfreeze(driver: Any) -> None:
 
 
 def canvas_against_renderer(driver: Any, console: Any) -> tuple[np.ndarray, np.ndarray]:
-    """The canvas now, and what pdp6.render draws (its PNG pictures' renderer) of the
+    """The canvas now, and what pdp6.host.render draws (its PNG pictures' renderer) of the
     console's 340 at the same emulated time with the page's exposure: the points of the
     display itself, read while the machine is held between two chunks."""
-    from pdp6.render import render
-    from pdp6.web.console import CANVAS, EXPOSURE_NS
+    from pdp6.host.render import render
+    from pdp6.host.web.console import CANVAS, EXPOSURE_NS
 
     shown, at = canvas_pixels(driver)
     with console.held():

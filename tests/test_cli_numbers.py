@@ -23,7 +23,7 @@ from click.testing import CliRunner
 
 from machack.cli import main as machack_main
 from midas.cli import main as midas_main
-from pdp6.cli import main as pdp6_main
+from pdp6.host.cli import main as pdp6_main
 
 ROOT = Path(__file__).resolve().parents[1]
 HUGE = "1" + "0" * 30
@@ -37,7 +37,7 @@ BASES: dict[str, list[str]] = {
     "pdp6 run": ["run", "{HALT}", "--engine", "python", "--grace", "0"],
     "pdp6 console": ["console", "{HALT}", "--engine", "python"],
     "pdp6 debug": ["debug", "{SOURCE}", "--engine", "python"],
-    "pdp6 bench": ["bench", "--engine", "python", "--no-search"],
+    "pdp6 bench": ["bench", "--engine", "python"],
     "pdp6 web": ["web", "{HALT}"],  # (every value of the sweep is refused: none serves)
     "midas assemble": ["{SOURCE}", "-o", "{OUT}"],
     "midas bench": ["bench"],
@@ -179,7 +179,7 @@ def test_a_full_standard_output_is_one_line(
         [sys.executable, "-m", "midas", str(ROOT / "examples" / "echo.mid"), "-o", str(echo)],
         env=_env(), capture_output=True, timeout=60, check=True,
     )  # fmt: skip
-    module = {"pdp6": "pdp6.cli", "midas": "midas", "machack": "machack"}[program]
+    module = {"pdp6": "pdp6.host.cli", "midas": "midas", "machack": "machack"}[program]
     argv = [arg.format(ECHO=str(echo), **files) for arg in args]
     with open("/dev/full", "wb") as full:
         done = subprocess.run(

@@ -4,6 +4,10 @@ The one list of the modules whose functions make up the execute loop: numba comp
 them, the interpreter runs them as plain Python, the translator specializes their source
 (``engines``, ``translate``), and their text keys the compiled loop's cache (``pdp6.jit``,
 with the tables the loop reads).
+
+What belongs here: the processor (state, the execute loop and its instruction
+families) and the engines that run it (compiled, translated, interpreted).  A new
+instruction's semantics go in its family's module, its timing in :mod:`pdp6.timing`.
 """
 
 from __future__ import annotations

@@ -59,7 +59,7 @@ _plain: dict[str, Callable[..., Any]] = {}
 
 def plain() -> dict[str, Callable[..., Any]]:
     """The loop's routines as plain Python by name (``run``, ``pi_latch`` ...): the
-    interpreter, the translator's fallback, and the dry runs of ``pdp6.memrefs``."""
+    interpreter, the translator's fallback, and the dry runs of ``pdp6.host.memrefs``."""
     if not _plain:
         _plain.update(_plain_functions())
     return _plain

@@ -10,7 +10,7 @@ down and everything hot ends up translated, for this machine and the next ones i
 process.  With one core the engine translates by itself, within its share of the work
 (:meth:`pdp6.cpu.translate.BlockEngine.may_translate`).
 
-The helper is ``python -m pdp6.cpu.helper`` (a plain subprocess, not multiprocessing,
+The helper is ``python -m pdp6.cpu.helpermain`` (a plain subprocess, not multiprocessing,
 so a user's script is never imported again in it), reading pickled requests on stdin and
 writing pickled answers on stdout.  Which instructions run translated then depends on
 the host's timing, never what they do: a block does exactly what loop.run would.
@@ -19,7 +19,6 @@ the host's timing, never what they do: a block does exactly what loop.run would.
 from __future__ import annotations
 
 import atexit
-import marshal
 import os
 import pickle
 import select
@@ -58,7 +57,7 @@ class Helper:
     def __init__(self) -> None:
         env = dict(os.environ, PDP6_NOJIT="1")  # the helper needs no numba
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "pdp6.cpu.helper"],
+            [sys.executable, "-m", "pdp6.cpu.helpermain"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,
@@ -152,12 +151,12 @@ def shared() -> Helper | None:
     """The process's helper, started on first use; None if it could not start or has
     died (engines then translate by themselves)."""
     if not _helper:
+        helper: Helper | None
         try:
-            helper: Helper | None = Helper()
+            helper = Helper()
+            atexit.register(helper.close)
         except OSError:
             helper = None
-        else:
-            atexit.register(helper.close)
         _helper.append(helper)
     helper = _helper[0]
     return helper if helper is not None and helper.alive else None
@@ -167,43 +166,3 @@ def running() -> Helper | None:
     """The process's helper if it has been started and is alive (never starts it)."""
     helper = _helper[0] if _helper else None
     return helper if helper is not None and helper.alive else None
-
-
-def serve(requests: BinaryIO, answers: BinaryIO) -> None:
-    """The helper's side: answer requests until the engine's process closes the pipe."""
-    from . import specialize
-    from .translate import translator
-
-    specialize.MARK = "h"  # names of its own, apart from the engine's
-
-    keys: dict[Any, Any] = {}
-    while True:
-        try:
-            request = read_frame(requests)
-        except EOFError:
-            return
-        if request[0] == "key":
-            _, key, memsize, optab = request
-            keys[key] = translator(memsize, optab)
-            continue
-        if request[0] == "ins":
-            _, key, words = request
-            tr = keys[key]
-            done = []
-            for ir, pc in words:
-                ins = tr.specialized(ir, pc)
-                texts = tr.residual_texts(ins.effects.residuals) if ins is not None else {}
-                done.append((ir, pc, ins, tr.refused.get((ir, pc)), texts))
-            answers.write(frame(("ins", key, done)))
-        else:
-            _, tag, source, filename = request
-            code = marshal.dumps(compile(source, filename, "exec"))
-            answers.write(frame(("code", tag, code)))
-        answers.flush()
-
-
-if __name__ == "__main__":
-    try:
-        serve(sys.stdin.buffer, sys.stdout.buffer)
-    except (BrokenPipeError, KeyboardInterrupt):
-        pass  # the engine's process has ended

@@ -192,7 +192,8 @@ class Translator:
         st = State({}, time=CORE_READ_NS, spent=CORE_READ_NS)  # the fetch, as loop.run charges
         npc = (pc + 1) & RH
         code: list[ast.stmt] = []
-        args = [name(a) for a in ARRAYS] + [const(self.optab), const(ir), const(pc), const(npc)]
+        args: list[ast.expr] = [name(a) for a in ARRAYS]
+        args += [const(self.optab), const(ir), const(pc), const(npc)]
         entry: Instruction | None = None
         try:
             nxt = spec.inline(SOURCES["execute"], args, st, code)
@@ -559,7 +560,7 @@ class Translation:
         if code is None:
             code = compile(self.source(), self.filename, "exec")
         exec(code, namespace)  # noqa: S102
-        return namespace["_block"]  # type: ignore[no-any-return]
+        return namespace["_block"]
 
 
 def _same(mem: Any, stretches: tuple[tuple[int, int, list[int]], ...]) -> bool:

@@ -60,8 +60,9 @@ How it is simulated
 
 Host side
     ``points`` (a :class:`PointLog`) is the list of intensified points with times;
-    :mod:`pdp6.render` turns it into frames with P7 phosphor decay (PNG, animated GIF,
-    a live window).  :func:`attach_display` puts a 340 on a machine with those outputs.
+    :mod:`pdp6.host.render` turns it into frames with P7 phosphor decay (PNG, animated GIF,
+    a live window), and :func:`pdp6.host.render.attach_display` puts a 340 on a machine
+    with those outputs.
     ``pen`` (None or an (x, y) raster position) is a light pen held to the screen.
 """
 
@@ -71,13 +72,10 @@ from array import array
 from collections import deque
 from collections.abc import Generator
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from ..iobus import NEVER, Device, Reg
 from .chargen342 import CR, ESCAPE, SHIFT_IN, SHIFT_OUT, STEPS
-
-if TYPE_CHECKING:
-    from ..machine import Machine
 
 M18 = 0o777777
 M36 = 0o777777777777
@@ -332,7 +330,16 @@ class Display340(Device):
         self.vef = 0
         self.rfd = 1  # ready for data
         # what the processor sees (the plan's visible events applied up to now)
-        self.vis = (PARAMETER, 0, 0, 0, 0, 1, 0, 0)  # mode hef vef lp stop_int rfd x y
+        self.vis: tuple[int, ...] = (
+            PARAMETER,
+            0,
+            0,
+            0,
+            0,
+            1,
+            0,
+            0,
+        )  # mode hef vef lp stop_int rfd x y
         self._events: deque[tuple[int, ...]] = deque()
         # the plan of the current word
         self._state = IDLE
@@ -962,43 +969,9 @@ class Display340(Device):
         return ("idle", "busy", "stopped")[self._state]
 
     def finish(self) -> None:
-        """Tell every renderer attached by :func:`attach_display` that the run is over
-        (writes the final PNG and the GIF)."""
+        """Tell every renderer attached (:func:`pdp6.host.render.attach_display`) that the
+        run is over (writes the final PNG and the GIF)."""
         for listener in self.listeners:
             close = getattr(listener, "close", None)
             if close is not None:
                 close(self)
-
-
-def attach_display(
-    machine: Machine,
-    png: str | None = None,
-    gif: str | None = None,
-    live: bool = False,
-    **options: Any,
-) -> Display340:
-    """Put a 340 on ``machine`` (device 130) with the requested outputs.
-
-    ``png``: write the screen as it looks at the end of the run (``display.finish()``,
-    also called at interpreter exit).  ``gif``: an animated GIF of the run, one frame
-    per ``frame_ms`` of emulated time (default 1000/30).  ``live``: a window updated as
-    the machine runs, when tkinter and a display are available (otherwise a warning and
-    no window).  ``keep_all``: keep every point in ``display.points`` (by default points
-    older than 4 emulated seconds, dark by then, are dropped as the run goes on, so a
-    long run does not fill memory).  Other keyword options go to
-    :class:`pdp6.render.ScreenRecorder`.  A PNG or GIF file that cannot be written raises
-    :class:`pdp6.hostfiles.OutputFileError` before anything is attached.
-    """
-    from ..render import ScreenRecorder
-
-    keep_all = bool(options.pop("keep_all", False))
-    # the recorder first: it refuses an unwritable file before the machine changes
-    recorder = None
-    if png or gif or live:
-        recorder = ScreenRecorder(png=png, gif=gif, live=live, **options)
-    display = Display340(keep_ns=None if keep_all else 4_000_000_000)
-    machine.attach(display)
-    if recorder is not None:
-        display.listeners.append(recorder)
-        recorder.register_exit(display)
-    return display

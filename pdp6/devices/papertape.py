@@ -19,7 +19,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..iobus import NEVER, Device, Reg
-from ..loader import LoaderError, binary_file_words
 
 READER_FRAME_NS = 2_500_000  # 400 frames a second
 PUNCH_FRAME_NS = 15_797_788  # 63.3 frames a second
@@ -191,24 +190,3 @@ class PaperTapePunch(_TapeDevice):
 
     def write(self, path: str | Path) -> None:
         Path(path).write_bytes(bytes(self.punched))
-
-
-def words_to_frames(words: list[int]) -> bytes:
-    """Binary paper tape for 36-bit words: six frames each, hole 8 punched, high first."""
-    out = bytearray()
-    for w in words:
-        for shift in (30, 24, 18, 12, 6, 0):
-            out.append(0o200 | ((w >> shift) & 0o77))
-    return bytes(out)
-
-
-def tape_frames(data: bytes) -> bytes:
-    """The frames of a tape held in a host file.  A word file (``bin``, as ``midas``
-    writes, or the ITS archives' 7-bit encoding) that loads words as RIM or SBLK is
-    punched as binary frames, six per word, so that the read-in loader can read it; any
-    other file is taken to be frames already."""
-    try:
-        words = binary_file_words(data)
-    except LoaderError:
-        return data
-    return words_to_frames(words)

@@ -30,7 +30,7 @@ to the main program through a one-word mailbox still finds time to empty it.
 
 The host side is a :class:`TeletypeHost`: something that may have typed characters
 ready and takes printed ones.  :class:`ScriptedHost` feeds text and collects output;
-:mod:`pdp6.terminal` has the interactive terminal and the standard-stream hosts.
+:mod:`pdp6.host.terminal` has the interactive terminal and the standard-stream hosts.
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ from machack.opponent import OriginalEngine, option_commands
 from machack.original import Choice, OriginalError, RootMove, typed_move
 from midas import assemble
 from midas.sblk import sblk_words
-from pdp6.wordfile import encode_archive
+from pdp6.formats.wordfile import encode_archive
 
 
 def machack(*args: str) -> subprocess.CompletedProcess[str]:

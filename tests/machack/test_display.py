@@ -22,7 +22,7 @@ import pytest
 
 from machack.display import DisplayError, Screen
 from machack.session import Session
-from pdp6.render import load_png, save_png
+from pdp6.host.render import load_png, save_png
 
 DATA = Path(__file__).parent / "data"
 REGEN = os.environ.get("MACHACK_REGEN_DISPLAY", "") not in ("", "0")

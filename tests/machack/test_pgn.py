@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from machack.cli import main
-from machack.pgn import emt, pg_to_pgn, read_pg, white_eval
+from machack.pgn import emt_and_eval, machack_score, pg_to_pgn, read_pg
 from machack.session import Session
 
 SCHOLAR = """*PG
@@ -157,12 +157,17 @@ def test_a_pgn_that_cannot_be_written_at_the_end_is_shown_instead() -> None:
     )
 
 
+def _eval(value: int, mover: chess.Color) -> str:
+    return emt_and_eval(score=machack_score(value, mover))
+
+
 def test_clock_and_eval_texts() -> None:
-    assert emt(31) == "0:00:31" and emt(3725.4) == "1:02:05" and emt(0.4) == "0:00:00"
-    assert white_eval(128, chess.BLACK) == "-1.00"
-    assert white_eval(28671, chess.WHITE) == "#1" and white_eval(28671, chess.BLACK) == "#-1"
+    assert emt_and_eval(31) == "[%emt 0:00:31]" and emt_and_eval(3725.4) == "[%emt 1:02:05]"
+    assert emt_and_eval(0.4) == "[%emt 0:00:00]" and emt_and_eval() == ""
+    assert _eval(128, chess.BLACK) == "[%eval -1.00]" and _eval(23, chess.WHITE) == "[%eval 0.18]"
+    assert _eval(28671, chess.WHITE) == "[%eval #1]" and _eval(28671, chess.BLACK) == "[%eval #-1]"
     # RULES D and 1967 count the root as ply 1: mate in one 28670, mated in one -28669
-    assert white_eval(28670, chess.BLACK) == "#-1" and white_eval(-28669, chess.BLACK) == "#1"
+    assert _eval(28670, chess.BLACK) == "[%eval #-1]" and _eval(-28669, chess.BLACK) == "[%eval #1]"
 
 
 def test_play_on_a_terminal_writes_the_pgn_at_the_end(tmp_path: Path) -> None:

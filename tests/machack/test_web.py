@@ -1,7 +1,7 @@
 """``machack web`` as a person uses it: a real browser (headless Chromium) on the page.
 
-The server runs in this process (pdp6.web.server.serving), so a test can look at the
-machine behind a tab: the canvas is compared pixel for pixel with what pdp6.render's
+The server runs in this process (pdp6.host.web.server.serving), so a test can look at the
+machine behind a tab: the canvas is compared pixel for pixel with what pdp6.host.render's
 PNG renderer draws of the same points of the same 340, at the same emulated time.  The
 websocket is also fed what no page sends, and closed while the machine thinks.
 """
@@ -35,7 +35,7 @@ from tests.browser import (
 pytest.importorskip("aiohttp", reason="the web extra is not installed: pip install -e '.[web]'")
 
 from machack.web import MacHackConsole, console_maker  # noqa: E402
-from pdp6.web.server import MAX_MESSAGE, Server, serving  # noqa: E402
+from pdp6.host.web.server import MAX_MESSAGE, Server, serving  # noqa: E402
 
 BOARD_ROWS = slice(190, 610)  # the canvas rows of the board (the clocks are above, below)
 REPLY = re.compile(r"P-K4\s*\n_\s*\n1\. \.\.\. (\S+)")

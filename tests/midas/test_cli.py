@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from midas.cli import main
-from pdp6.loader import load_file, read_line_map
-from pdp6.wordfile import decode_words
+from pdp6.formats.loader import load_file, read_line_map
+from pdp6.formats.wordfile import decode_words
 
 SOURCE = """TITLE TEST
 A=1
@@ -163,7 +163,7 @@ def test_python_dash_m(tmp_path: Path) -> None:
 def test_assembly_information_block(tmp_path: Path) -> None:
     src = write(tmp_path)
     assert run(str(src), "--info", "-o", str(tmp_path / "out.bin"))[0] == 0
-    from pdp6.wordfile import decode_words
+    from pdp6.formats.wordfile import decode_words
 
     words = decode_words((tmp_path / "out.bin").read_bytes())
     image = load_file(tmp_path / "out.bin")  # the loader skips the block
@@ -194,7 +194,7 @@ def test_every_command_gives_its_version() -> None:
     from importlib.metadata import version
 
     from machack.cli import main as machack_main
-    from pdp6.cli import main as pdp6_main
+    from pdp6.host.cli import main as pdp6_main
 
     for name, command in (("midas", main), ("pdp6", pdp6_main), ("machack", machack_main)):
         result = CliRunner().invoke(command, ["--version"], prog_name=name)

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from midas import assemble
-from pdp6.loader import load_into, read_sblk
-from pdp6.wordfile import encode_words
+from pdp6.formats.loader import load_into, read_sblk
+from pdp6.formats.wordfile import encode_words
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "midas.md"
 EXAMPLES = re.findall(r"```midas\n(.*?)```", DOC.read_text(), re.S)

@@ -14,10 +14,8 @@ from midas.cli import main as midas_main
 from midas.rim import rim10_loader, rim10_words, rim_words
 from midas.sblk import PTR, instruction, sblk_words
 from pdp6 import Machine
-from pdp6.cli import main as pdp6_main
 from pdp6.devices import PaperTapeReader
-from pdp6.devices.papertape import words_to_frames
-from pdp6.loader import (
+from pdp6.formats.loader import (
     JRST_1,
     LoaderError,
     block_checksum,
@@ -26,6 +24,8 @@ from pdp6.loader import (
     read_sblk,
     read_words,
 )
+from pdp6.formats.readin import words_to_frames
+from pdp6.host.cli import main as pdp6_main
 
 from .helpers import asm, words, xwd
 

@@ -1,10 +1,10 @@
-"""SBLK and RIM output (reference 2.2-2.5), read back with pdp6/loader.py."""
+"""SBLK and RIM output (reference 2.2-2.5), read back with pdp6/formats/loader.py."""
 
 import pytest
 
 from midas.rim import rim_words
 from midas.sblk import sblk_words
-from pdp6.loader import (
+from pdp6.formats.loader import (
     JRST_1,
     SYM_HALFKILLED,
     SYM_LOCAL,
@@ -16,7 +16,7 @@ from pdp6.loader import (
     read_words,
     squoze,
 )
-from pdp6.wordfile import decode_words, encode_words
+from pdp6.formats.wordfile import decode_words, encode_words
 
 from .helpers import asm, xwd
 

@@ -1,11 +1,11 @@
-"""Assemble small programs, load the SBLK file with pdp6/loader.py, run them on the
+"""Assemble small programs, load the SBLK file with pdp6/formats/loader.py, run them on the
 emulator (plain-Python engine: no compile time) and check what they leave in core."""
 
 import pytest
 
 from midas.sblk import sblk_words
-from pdp6.loader import load_into, read_sblk
-from pdp6.wordfile import encode_words
+from pdp6.formats.loader import load_into, read_sblk
+from pdp6.formats.wordfile import encode_words
 
 from .helpers import asm
 

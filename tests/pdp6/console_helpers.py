@@ -70,7 +70,7 @@ def replies(result: Result) -> dict[str, str]:
 
 def pdp6_command() -> list[str]:
     """The ``pdp6`` command as a subprocess, from this checkout."""
-    return [sys.executable, "-m", "pdp6.cli"]
+    return [sys.executable, "-m", "pdp6.host.cli"]
 
 
 def subprocess_env() -> dict[str, str]:

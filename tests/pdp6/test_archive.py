@@ -1,6 +1,6 @@
-"""The ITS archives' 7-bit encoding (pdp6.wordfile), told apart from ``bin`` by the loader,
+"""The ITS archives' 7-bit encoding (pdp6.formats.wordfile), told apart from ``bin`` by the loader,
 and SBLK checksums: refused with the block named, loaded with --ignore-checksum, and the
-word a checksum implies (pdp6.checksum)."""
+word a checksum implies (pdp6.formats.checksum)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdp6.checksum import BadBlock, block_checksum
-from pdp6.loader import JRST, JRST_1, LoaderError, block_header, load_file, read_words
+from pdp6.formats.checksum import BadBlock, block_checksum
+from pdp6.formats.loader import JRST, JRST_1, LoaderError, block_header, load_file, read_words
+from pdp6.formats.wordfile import archive_words, decode_archive, encode_archive, encode_words
 from pdp6.word import halves
-from pdp6.wordfile import archive_words, decode_archive, encode_archive, encode_words
 
 PROPERTY = settings(deadline=None, derandomize=True, database=None, max_examples=300)
 CR, LF, RUBOUT = 0o15, 0o12, 0o177

@@ -1,5 +1,5 @@
 """The first start on a fresh machine: the python engine at once, the compiled engine
-when its background build is done (pdp6/autoengine.py), and the state kept across the
+when its background build is done (pdp6/host/autoengine.py), and the state kept across the
 switch to the bit."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from pdp6 import Machine, jit
-from pdp6 import autoengine as auto_mod
-from pdp6.autoengine import AutoEngine
-from pdp6.bench import build_mix
 from pdp6.cpu import engines
+from pdp6.host import autoengine as auto_mod
+from pdp6.host.autoengine import AutoEngine
+from pdp6.host.bench import build_mix
 
 
 def _state(m: Machine) -> tuple[object, ...]:

@@ -1,7 +1,7 @@
 """A program that waits for keys in a loop the 60 Hz clock keeps interrupting, as the
 1960s Mac Hack does (``tests/pdp6/programs/clockwait.mid``): its ``SKIPN A,MBOX`` /
 ``JRST .-1`` wait stores the same 0 in A at every turn, and the runner takes it for
-idle (pdp6.runner), so a piped run ends at the end of its input and a run at a terminal
+idle (pdp6.host.runner), so a piped run ends at the end of its input and a run at a terminal
 sleeps while it waits, the emulated machine doing exactly what it does unsliced.  A wait
 for the clock itself, which sees the tick counter change, is not taken for idle."""
 
@@ -16,10 +16,10 @@ from click.testing import CliRunner
 
 from midas import assemble_file
 from pdp6 import Machine
-from pdp6 import runner as runner_module
-from pdp6.cli import main
 from pdp6.devices import ScriptedHost, Teletype
-from pdp6.runner import Runner
+from pdp6.host import runner as runner_module
+from pdp6.host.cli import main
+from pdp6.host.runner import Runner
 
 from .console_helpers import assemble, pdp6_command, subprocess_env
 

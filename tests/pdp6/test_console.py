@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from pdp6.cli import main
+from pdp6.host.cli import main
 
 from .console_helpers import (
     ROOT,
@@ -297,9 +297,9 @@ def test_mistakes_typed_at_the_prompt_do_not_count() -> None:
     """The person saw each ? line; only scripted commands make the exit status."""
     import io
 
-    from pdp6.console import Console
-    from pdp6.debugger import Debugger
     from pdp6.devices import ScriptedHost
+    from pdp6.host.console import Console
+    from pdp6.host.debugger import Debugger
     from pdp6.machine import Machine
 
     con = Console(Debugger(Machine(engine="python"), ScriptedHost()), io.StringIO())

@@ -11,9 +11,9 @@ import pytest
 
 from pdp6 import Machine
 from pdp6.cpu.engines import ENGINES
-from pdp6.debugger import Debugger
 from pdp6.devices import ScriptedHost
-from pdp6.snapshot import MAGIC, SnapshotError, read_snapshot, restore, save
+from pdp6.formats.snapshot import MAGIC, SnapshotError, read_snapshot, restore, save
+from pdp6.host.debugger import Debugger
 
 from .console_helpers import (
     Programs,

@@ -1,4 +1,4 @@
-"""The debugger engine (``pdp6.debugger``) on the example programs: locations, examine
+"""The debugger engine (``pdp6.host.debugger``) on the example programs: locations, examine
 and deposit, breakpoints of all kinds, step/next/finish, the stack, source lines, tapes
 and read-in."""
 
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from pdp6 import Machine
-from pdp6.debugger import DebugError, Debugger
 from pdp6.devices import ScriptedHost
+from pdp6.host.debugger import DebugError, Debugger
 
 from .console_helpers import (
     Programs,
@@ -361,7 +361,7 @@ def test_the_stack_is_read_down_to_its_block_only(tmp_path: Path) -> None:
 def test_an_endless_at_chain_is_refused_unless_an_interrupt_could_end_it() -> None:
     """MOVE A,@X with X: @X never finishes; step used to report it done, again and
     again.  With the PI system on, an interrupt may end the chain, so it is let run."""
-    from pdp6.runner import endless_trap
+    from pdp6.host.runner import endless_trap
 
     from .conftest import halt, ins, io
 

@@ -1,4 +1,4 @@
-"""What the next instruction reads and writes (``pdp6.memrefs``), which read/write
+"""What the next instruction reads and writes (``pdp6.host.memrefs``), which read/write
 breakpoints and the trace rely on: operand routing by family and mode, effective
 addresses through indexing and indirection, stacks, bytes, BLT, I/O, XCT, UUOs and
 interrupt instructions."""
@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from pdp6 import Machine
-from pdp6.memrefs import next_references
-from pdp6.typein import parse_word
+from pdp6.host.memrefs import next_references
+from pdp6.host.typein import parse_word
 
 SYMS = {"P": 0o17}
 

@@ -1,4 +1,4 @@
-"""DDT-style type-in (``pdp6.typein``): what the console and debugger read as words and
+"""DDT-style type-in (``pdp6.host.typein``): what the console and debugger read as words and
 addresses.  Every word the disassembler writes reads back as the same word."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdp6.disasm import disassemble
-from pdp6.typein import TypeinError, parse_address, parse_word
+from pdp6.host.typein import TypeinError, parse_address, parse_word
 
 SYMBOLS = {"FOO": 0o200, "BAR": 0o300, "P": 0o17, "BUF": 0o400, "A.B": 0o1000}
 

@@ -11,7 +11,7 @@ import pytest
 
 from pdp6.devices import chargen342 as cg
 from pdp6.devices.display340 import PointLog
-from pdp6.render import P7, ScreenRecorder, live_window_available, load_png, render, save_png
+from pdp6.host.render import P7, ScreenRecorder, live_window_available, load_png, render, save_png
 
 DRAWN_IN = [c for c in range(64) if c not in (0o33, 0o34, 0o35, 0o36, 0o37, 0o40)]
 

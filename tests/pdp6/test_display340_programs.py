@@ -18,9 +18,9 @@ import pytest
 import midas
 from pdp6 import Machine
 from pdp6.devices import chargen342 as cg
-from pdp6.devices.display340 import Display340, attach_display
-from pdp6.render import load_png, render, save_png
-from pdp6.snapshot import read_snapshot, restore, save
+from pdp6.devices.display340 import Display340
+from pdp6.formats.snapshot import read_snapshot, restore, save
+from pdp6.host.render import attach_display, load_png, render, save_png
 
 from .dis340_helpers import brm_moves
 
@@ -242,7 +242,7 @@ def test_a_malformed_word_in_progress_is_refused_and_nothing_changes(tmp_path: P
     """The 340's PLAN is checked with everything else before restore changes anything."""
     import base64
 
-    from pdp6.snapshot import SnapshotError
+    from pdp6.formats.snapshot import SnapshotError
 
     from .console_helpers import rewrite
 

@@ -20,14 +20,13 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from pdp6.console import COMMANDS, Console
-from pdp6.debugger import Debugger
 from pdp6.devices import ScriptedHost
-from pdp6.devices.papertape import tape_frames
-from pdp6.loader import LoaderError, load_file
+from pdp6.formats.loader import LoaderError, load_file
+from pdp6.formats.readin import read_in_problem, tape_frames
+from pdp6.formats.wordfile import decode_words, encode_words
+from pdp6.host.console import COMMANDS, Console
+from pdp6.host.debugger import Debugger
 from pdp6.machine import Machine
-from pdp6.readin import read_in_problem
-from pdp6.wordfile import decode_words, encode_words
 
 from ..worker import Worker
 from .console_helpers import (

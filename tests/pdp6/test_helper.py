@@ -15,9 +15,9 @@ import sys
 import pytest
 
 from pdp6 import Machine
-from pdp6.bench import build_mix
 from pdp6.cpu import helper, translate
 from pdp6.cpu.optable import build
+from pdp6.host.bench import build_mix
 
 from .conftest import ins
 from .test_translate import START, load, state
@@ -149,7 +149,7 @@ def test_the_helper_is_wanted_only_with_a_second_core(monkeypatch: pytest.Monkey
 def test_the_helper_ends_with_its_input() -> None:
     # A plain subprocess: it never imports the user's script, and ends quietly when the
     # engine's process closes the pipe.
-    proc = subprocess.run([sys.executable, "-m", "pdp6.cpu.helper"], input=b"",
+    proc = subprocess.run([sys.executable, "-m", "pdp6.cpu.helpermain"], input=b"",
                           capture_output=True, timeout=60)  # fmt: skip
     assert proc.returncode == 0 and proc.stderr == b""
 
@@ -158,8 +158,8 @@ def test_mac_hacks_search_with_the_helper_is_the_interpreters(aid: helper.Helper
     # A real program's branchy code, in slices (as a game runs): blocks grown from the
     # helper's instructions and the engine's own, compiled there, give the same move in
     # the same instructions and emulated time.
+    from machack.bench_engines import SEARCH_FEN
     from machack.session import Session
-    from pdp6.bench import SEARCH_FEN
 
     replies = []
     for engine in ("python", "interpreter"):

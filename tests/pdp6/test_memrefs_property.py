@@ -1,4 +1,4 @@
-"""``pdp6.memrefs`` against the machine: every word a step changes is among the writes
+"""``pdp6.host.memrefs`` against the machine: every word a step changes is among the writes
 ``next_references`` named before it, whatever the instruction (UUOs with ``JSR 500`` at
 41, XCT, BLT, I/O, stacks, bytes) and whether an interrupt is taken instead, on every
 engine.  (The references come from a dry run of the execute loop itself; this checks
@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pdp6.cpu.engines import ALL_ENGINES
-from pdp6.memrefs import next_references
+from pdp6.host.memrefs import next_references
 
 from .conftest import ins
 from .test_slicing import cases, machine, slice_instructions

@@ -11,12 +11,16 @@ from pdp6.devices.papertape import (
     PUNCH_FRAME_NS,
     PUNCH_MOTOR_START_NS,
     READER_FRAME_NS,
+)
+from pdp6.formats.readin import (
+    RIM_LOADER,
+    rim_pairs,
     tape_frames,
+    toggle_rim_loader,
     words_to_frames,
 )
-from pdp6.readin import RIM_LOADER, rim_pairs, toggle_rim_loader
-from pdp6.runner import Runner
-from pdp6.wordfile import encode_words
+from pdp6.formats.wordfile import encode_words
+from pdp6.host.runner import Runner
 
 from .conftest import halt, ins, io
 from .console_helpers import (

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from pdp6.cli import main
-from pdp6.wordfile import decode_words, encode_archive
+from pdp6.formats.wordfile import decode_words, encode_archive
+from pdp6.host.cli import main
 
 from .console_helpers import (
     ROOT,

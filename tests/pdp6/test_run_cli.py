@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from pdp6.cli import main
+from pdp6.host.cli import main
 
 from .console_helpers import (
     ROOT,
@@ -365,8 +365,8 @@ def test_a_program_waiting_for_a_person_idles_at_wall_clock_speed() -> None:
 
     from pdp6 import Machine
     from pdp6.devices import ScriptedHost, Teletype
-    from pdp6.runner import Runner
-    from pdp6.typein import parse_word
+    from pdp6.host.runner import Runner
+    from pdp6.host.typein import parse_word
 
     m = Machine(engine="python")
     m.memory[0o100] = parse_word("JRST 100")  # waits for an interrupt that never comes

@@ -1,4 +1,4 @@
-"""SIGTERM and SIGHUP end ``pdp6 run`` and ``pdp6 console`` (pdp6.runner's ``Terminated``):
+"""SIGTERM and SIGHUP end ``pdp6 run`` and ``pdp6 console`` (pdp6.host.runner's ``Terminated``):
 the run stops at its next chunk, one line on stderr says so, what the program printed is
 all there, and the exit status is 128 + the signal (143, 129).  Ctrl-C (SIGINT) still only
 stops the run.  The commands run as real subprocesses with pipes; the terminal's side is
@@ -19,7 +19,7 @@ import pexpect
 import pytest
 
 from pdp6 import Machine
-from pdp6.runner import Runner, StopFlag, Terminated, ending_on_signals
+from pdp6.host.runner import Runner, StopFlag, Terminated, ending_on_signals
 
 from .console_helpers import (
     Programs,

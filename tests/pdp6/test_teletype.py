@@ -13,9 +13,9 @@ import midas
 from pdp6 import Machine
 from pdp6.cpu.engines import ALL_ENGINES, ENGINES
 from pdp6.devices import ScriptedHost, Teletype, TeletypeHost
-from pdp6.loader import load_file, load_into
-from pdp6.runner import Runner
-from pdp6.terminal import StreamHost, model35_key
+from pdp6.formats.loader import load_file, load_into
+from pdp6.host.runner import Runner
+from pdp6.host.terminal import StreamHost, model35_key
 
 from .conftest import halt, ins, io
 from .console_helpers import (

@@ -22,11 +22,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pdp6 import Machine, cpu
-from pdp6.bench import build_mix
-from pdp6.cli import main
 from pdp6.cpu import engines, translate
 from pdp6.cpu.optable import build
 from pdp6.cpu.specialize import Source
+from pdp6.host.bench import build_mix
+from pdp6.host.cli import main
 
 from .conftest import ins, io, new_machine
 
@@ -481,7 +481,7 @@ def test_bench_why_shows_what_sent_the_mix_to_the_interpreter(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     with_assert_in("exec_move", monkeypatch)
-    args = ["bench", "--engine", "python", "--rounds", "3", "--no-search", "--why"]
+    args = ["bench", "--engine", "python", "--rounds", "3", "--why"]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     assert "left to the interpreter:" in result.output
@@ -503,7 +503,7 @@ def test_the_cpu_modules_are_listed_once() -> None:
     # pdp6/cpu/__init__.py lists the loop's modules; the engines, the translator and the
     # compiled loop's cache key all take them from there, and no module is left out.
     here = Path(cpu.__file__).parent
-    plain_only = {"__init__", "engines", "specialize", "translate", "helper"}
+    plain_only = {"__init__", "engines", "specialize", "translate", "helper", "helpermain"}
     assert {p.stem for p in here.glob("*.py")} - plain_only == set(cpu.LOOP_SOURCES)
     modules = cpu.routine_modules()
     assert engines._MODULES == modules

@@ -1,7 +1,7 @@
 """``pdp6 web FILE``: a program of one's own, with its teletype and 340, in headless
 Chromium.  The 340 test program (tests/pdp6/programs/dis340_refresh.mid: a board,
 pieces and a title refreshed from the data channel's interrupts) on the canvas, equal to
-pdp6.render's picture of the same points; the echo example typed at on the paper; a
+pdp6.host.render's picture of the same points; the echo example typed at on the paper; a
 program that halts says so on the page.
 """
 
@@ -15,7 +15,7 @@ import pytest
 
 import midas
 from midas.sblk import sblk_words
-from pdp6.wordfile import encode_words
+from pdp6.formats.wordfile import encode_words
 from tests.browser import (
     assert_same_picture,
     canvas_against_renderer,
@@ -27,8 +27,8 @@ from tests.browser import (
 
 pytest.importorskip("aiohttp", reason="the web extra is not installed: pip install -e '.[web]'")
 
-from pdp6.web.program import ProgramConsole  # noqa: E402
-from pdp6.web.server import Server, serving  # noqa: E402
+from pdp6.host.web.program import ProgramConsole  # noqa: E402
+from pdp6.host.web.server import Server, serving  # noqa: E402
 
 ROOT = Path(__file__).parents[2]
 PROGRAMS = Path(__file__).parent / "programs"

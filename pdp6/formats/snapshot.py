@@ -26,13 +26,13 @@ from typing import Any
 
 import numpy as np
 
-from .cpu import state as S
+from ..cpu import state as S
+from ..iobus import Device
+from ..machine import Machine
+from ..memory import ADDRESS_SPACE
+from ..word import MASK36
 from .hostfiles import read_input
-from .iobus import Device
 from .loader import SNAPSHOT_MAGIC
-from .machine import Machine
-from .memory import ADDRESS_SPACE
-from .word import MASK36
 
 MAGIC = SNAPSHOT_MAGIC
 VERSION = 1

@@ -24,7 +24,7 @@ from typing import Any
 
 import click
 
-from .memory import ADDRESS_SPACE
+from ..memory import ADDRESS_SPACE
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
@@ -140,9 +140,10 @@ def _grouped(settings: type, name: str, options: list[Decorator]) -> Decorator:
             values = {f.name: kwargs.pop(f.name) for f in dataclasses.fields(settings)}
             return func(**kwargs, **{name: settings(**values)})
 
+        decorated: Callable[..., Any] = command
         for option in reversed(options):
-            command = option(command)
-        return command
+            decorated = option(decorated)
+        return decorated
 
     return decorate
 

@@ -5,7 +5,7 @@ with no ASGI server beside it (see docs/web.md for the choice).  The server bind
 127.0.0.1 unless told otherwise and opens that one port.  The page is plain files
 (``static/``): no build step, nothing fetched from elsewhere.
 
-Each websocket gets its own :class:`pdp6.web.console.Console` (its own machine, in its
+Each websocket gets its own :class:`pdp6.host.web.console.Console` (its own machine, in its
 own thread); closing the tab closes the socket, which ends the console and its thread.
 What the page sends is checked here: a message that is not what the page sends gets an
 ``error`` message back and changes nothing; one larger than :data:`MAX_MESSAGE` closes
@@ -35,7 +35,7 @@ DEFAULT_PORT = 8340
 MAX_MESSAGE = 64 * 1024  # bytes in one message from the page: a few thousand keys at most
 HEARTBEAT_S = 10.0  # a page that answers no ping for this long is gone: its machine ends
 MAX_CONSOLES = 32  # machines at once; a tab past that is told so and closed
-STATIC = Path(str(files("pdp6.web") / "static"))
+STATIC = Path(str(files("pdp6.host.web") / "static"))
 
 MakeConsole = Callable[[Send], Console]
 

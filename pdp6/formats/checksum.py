@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .word import MASK18, MASK36, halves
+from ..word import MASK18, MASK36, halves
 
 
 def rotate_left(word: int) -> int:

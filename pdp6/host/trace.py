@@ -14,15 +14,15 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from .disasm import SymbolTable, disassemble
-from .hostfiles import OutputFileError, write_failed
-from .machine import Machine, Stop
+from ..disasm import SymbolTable, disassemble
+from ..formats.hostfiles import OutputFileError, write_failed
+from ..machine import Machine, Stop
+from ..word import MASK18
 from .memrefs import References, next_references
-from .word import MASK18
 
 
 class TraceHook:
-    """A :class:`pdp6.runner.StepHook` that writes the trace to ``out``.  A write that
+    """A :class:`pdp6.host.runner.StepHook` that writes the trace to ``out``.  A write that
     fails (a full disk) stops the run; :meth:`close` then reports it."""
 
     def __init__(self, machine: Machine, out: TextIO, table: SymbolTable) -> None:

@@ -16,14 +16,14 @@ Both formats are described in ``docs/sources/midas-reference.md`` section 2:
   would run from 1).
 
 The assembler (``midas``) writes these files and imports the primitives below (SQUOZE,
-block framing, symbol flags; the checksum is in :mod:`pdp6.checksum`) so that reader and
+block framing, symbol flags; the checksum is in :mod:`pdp6.formats.checksum`) so that reader and
 writer cannot drift apart.  Files on the host hold the words in one of the two encodings of
-:mod:`pdp6.wordfile`: ``bin``, which ``midas`` writes, or the 7-bit encoding of the ITS
+:mod:`pdp6.formats.wordfile`: ``bin``, which ``midas`` writes, or the 7-bit encoding of the ITS
 archives, where the period's own binaries survive.  Nothing in a file names its encoding,
 but every SBLK and RIM file starts with a RIM pair or ``JRST 1``, and a RIM10 file with
 ``-17,,0``, and only one encoding will usually read it so: that is the one used.  A block
 whose checksum disagrees refuses the file, or with ``ignore_checksum`` is loaded and listed
-in ``bad_blocks`` (the user may then repair it: :mod:`pdp6.checksum`).
+in ``bad_blocks`` (the user may then repair it: :mod:`pdp6.formats.checksum`).
 """
 
 from __future__ import annotations
@@ -34,10 +34,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from ..isa import IO_FUNCTIONS
+from ..word import MASK18, MASK36, SIGN36, halves
 from .checksum import BadBlock, block_checksum
 from .hostfiles import read_input
-from .isa import IO_FUNCTIONS
-from .word import MASK18, MASK36, SIGN36, halves
 from .wordfile import WordFileError, archive_words, decode_words
 
 JRST_1 = 0o254000_000001  # transfer word ending the SBLK prologue
@@ -380,7 +380,7 @@ def load_file(path: str | Path, ignore_checksum: bool = False) -> LoadedImage:
 
 
 # --- files that are something else ---------------------------------------------------------
-SNAPSHOT_MAGIC = b"PDP6SNAP"  # how a pdp6.snapshot file starts
+SNAPSHOT_MAGIC = b"PDP6SNAP"  # how a pdp6.formats.snapshot file starts
 _MIDAS_STATEMENT = re.compile(rb"^[ \t]*(?:TITLE|END)\b", re.IGNORECASE | re.MULTILINE)
 MIDAS_SUFFIXES = (".mid", ".midas", ".mac")
 

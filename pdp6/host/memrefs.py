@@ -22,10 +22,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cpu import engines
-from .cpu import state as S
-from .iobus import NEVER
-from .machine import Machine
+from ..cpu import engines
+from ..cpu import state as S
+from ..iobus import NEVER
+from ..machine import Machine
 
 RH = 0o777777
 

@@ -1,8 +1,8 @@
 """One emulated machine for one browser tab: its teletype host and the thread that runs it.
 
-The server (:mod:`pdp6.web.server`) makes a :class:`Console` for each websocket; the
+The server (:mod:`pdp6.host.web.server`) makes a :class:`Console` for each websocket; the
 console runs its machine in a thread of its own, as ``pdp6 run`` runs one at a terminal
-(:class:`pdp6.runner.Runner`: chunks of emulated time, a waiting program paced to the
+(:class:`pdp6.host.runner.Runner`: chunks of emulated time, a waiting program paced to the
 wall clock so it costs nothing).  The compiled engine releases the GIL (the 340's
 device model, in Python, does not), so the server's event loop stays free.  Between
 chunks the console hands the page what happened, at most :data:`SEND_EVERY_S` apart:
@@ -30,10 +30,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import jit
-from ..devices.display340 import Display340
-from ..devices.teletype import Teletype
-from ..machine import Machine
+from ... import jit
+from ...devices.display340 import Display340
+from ...devices.teletype import Teletype
+from ...machine import Machine
 from ..render import P7, RASTER, _gaussian_kernel
 from ..runner import Outcome, Runner, StopFlag
 from ..terminal import StreamHost
@@ -53,7 +53,7 @@ Send = Callable[[str | bytes | dict[str, Any]], None]
 
 
 def phosphor_settings(size: int = CANVAS) -> dict[str, Any]:
-    """What the page's renderer needs to draw the picture :func:`pdp6.render.render`
+    """What the page's renderer needs to draw the picture :func:`pdp6.host.render.render`
     draws: the P7's constants, the beam spot's kernel, the exposure.  Sent to the page,
     so the two renderers never hold two copies of the numbers."""
     return {

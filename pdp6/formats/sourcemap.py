@@ -1,6 +1,6 @@
 """Addresses to source lines and back, from the line map ``midas`` writes beside a binary.
 
-The map (``pdp6.loader.read_line_map``) names files as the assembler saw them; a
+The map (``pdp6.formats.loader.read_line_map``) names files as the assembler saw them; a
 relative name is looked up beside the map file and then in the current directory.
 """
 

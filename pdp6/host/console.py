@@ -1,4 +1,4 @@
-"""The programmer's console: a command interpreter over a :class:`pdp6.debugger.Debugger`.
+"""The programmer's console: a command interpreter over a :class:`pdp6.host.debugger.Debugger`.
 
 ``pdp6 console`` and ``pdp6 debug`` read commands from a terminal (with line editing),
 from standard input, from ``-c``/``-x`` options or from ``do FILE`` scripts.  Commands
@@ -18,15 +18,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TextIO
 
+from ..formats.hostfiles import read_input
+from ..formats.snapshot import read_snapshot, restore, save, unsaved_devices
+from ..iobus import Device, Reg
+from ..machine import APR, PI
+from ..word import halves
 from .debugger import DebugError, Debugger, StopReport, flag_names
-from .hostfiles import read_input
-from .iobus import Device, Reg
-from .machine import APR, PI
 from .runner import Terminated
-from .snapshot import read_snapshot, restore, save, unsaved_devices
 from .terminal import StreamHost, TerminalHost
 from .typein import parse_word
-from .word import halves
 
 MAX_RANGE = 1000  # words one examine may print
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -189,7 +189,7 @@ class Console:
                 except KeyboardInterrupt:
                     self.say("^C")
                     continue
-                except Terminated:  # SIGTERM at the prompt: the end (pdp6.runner)
+                except Terminated:  # SIGTERM at the prompt: the end (pdp6.host.runner)
                     self.say("")
                     raise
                 if not self.execute(line):
@@ -332,7 +332,8 @@ class Console:
             return None
         dev_name, _, reg_name = spec.partition(".")
         m = self.dbg.m
-        dev = {"APR": m.apr, "PI": m.pi}.get(dev_name.upper()) or m.bus.get(dev_name)
+        builtin: dict[str, APR | PI] = {"APR": m.apr, "PI": m.pi}
+        dev = builtin.get(dev_name.upper()) or m.bus.get(dev_name)
         if dev is None and dev_name.upper() == "DIS" and spec.upper() not in self.dbg.symbols:
             raise CommandError(f"{spec}: no Type 340 on this machine (start the console with "
                                "--display, --display-png FILE or --display-gif FILE)")  # fmt: skip

@@ -1,7 +1,7 @@
 """``pdp6 web FILE``: any PDP-6 binary with its teletype and Type 340 in a browser tab.
 
 Each tab loads FILE into a fresh machine (as ``pdp6 run`` does: SBLK or RIM, in either
-encoding, through :class:`pdp6.debugger.Debugger`) with a 340 on device 130, and runs it
+encoding, through :class:`pdp6.host.debugger.Debugger`) with a 340 on device 130, and runs it
 from its start address.  A program that halts stops there, and the page says where; its
 last picture stays on the screen.
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ...machine import Machine
 from ..debugger import DebugError, Debugger
-from ..devices.display340 import attach_display
-from ..machine import Machine
+from ..render import attach_display
 from .console import Console, Send
 
 

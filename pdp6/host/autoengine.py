@@ -5,7 +5,7 @@ machine) and keeps it in an on-disk cache.  An interactive command must neither 
 long on one line nor ignore Ctrl-C meanwhile, so when the cache is cold:
 
 * the command starts on the python engine (the same source, translated to Python),
-* a child process (``python -m pdp6.autoengine``) fills numba's cache, at a lower
+* a child process (``python -m pdp6.host.autoengine``) fills numba's cache, at a lower
   priority, and
 * between runs the command calls :meth:`AutoEngine.poll`, which moves the machine to the
   compiled engine (:meth:`pdp6.machine.Machine.switch_engine`) as soon as the cache is
@@ -26,11 +26,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import jit
-from .cpu import engines
+from .. import jit
+from ..cpu import engines
 
 if TYPE_CHECKING:
-    from .machine import Machine
+    from ..machine import Machine
 
 POLL_S = 0.25  # wall time between looks at the cache while the build runs
 LOG = "build.log"
@@ -124,12 +124,12 @@ def _spawn_builder() -> subprocess.Popen[bytes] | None:
     except OSError:
         return None
     env = dict(os.environ)
-    package_root = str(Path(__file__).resolve().parent.parent)
+    package_root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = package_root + os.pathsep + env.get("PYTHONPATH", "")
     try:
         with log:
             return subprocess.Popen(
-                [sys.executable, "-m", "pdp6.autoengine"],
+                [sys.executable, "-m", "pdp6.host.autoengine"],
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=log,
@@ -142,7 +142,7 @@ def _spawn_builder() -> subprocess.Popen[bytes] | None:
 
 def build_compiled_engine() -> None:
     """Compile the execute loop into numba's cache (the child's work), once at a time."""
-    from .machine import Machine
+    from ..machine import Machine
 
     if not jit.ENABLED:
         raise SystemExit("numba is not available (or PDP6_NOJIT is set)")

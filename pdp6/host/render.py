@@ -21,8 +21,8 @@ tone-mapped per colour channel with ``1 - exp(-gain * energy)``.  Raster Y grows
 upwards, image rows downwards.
 
 Outputs: :func:`render` (an RGB numpy array), :func:`save_png`, and
-:class:`ScreenRecorder`, the frame listener that :func:`pdp6.devices.display340.
-attach_display` hangs on the display for a final PNG, an animated GIF and a live
+:class:`ScreenRecorder`, the frame listener that :func:`attach_display` hangs on the
+display for a final PNG, an animated GIF and a live
 tkinter window.  Pillow is needed for PNG and GIF; tkinter and a ``DISPLAY`` for the
 window (optional: without them the recorder warns and carries on headless).
 """
@@ -41,10 +41,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .hostfiles import check_writable, write_failed
+from ..devices.display340 import Display340, PointLog
+from ..formats.hostfiles import check_writable, write_failed
 
 if TYPE_CHECKING:
-    from .devices.display340 import Display340, PointLog
+    from ..machine import Machine
 
 RASTER = 1024
 FRAME_NS = 1_000_000_000 // 30  # one frame of a 30 Hz film
@@ -120,7 +121,7 @@ def render(
     point), 'blur' (points on pixels, then the whole picture blurred) or 'auto' (the
     cheaper for the number of points); both give the same picture.
     """
-    xs, ys, ls, ts = points.numpy() if hasattr(points, "numpy") else points
+    xs, ys, ls, ts = points.numpy() if isinstance(points, PointLog) else points
     lo = int(np.searchsorted(ts, at_ns - phosphor.max_age_ns, side="left"))
     hi = int(np.searchsorted(ts, at_ns, side="right"))
     xs, ys, ls, ts = xs[lo:hi], ys[lo:hi], ls[lo:hi], ts[lo:hi]
@@ -322,7 +323,7 @@ class ScreenRecorder:
     def close(self, display: Display340) -> None:
         """Write the outputs (once): the final PNG at the display's current time, and
         the GIF of the frames taken.  A file that cannot be written raises
-        :class:`pdp6.hostfiles.OutputFileError` (after the other one is written)."""
+        :class:`pdp6.formats.hostfiles.OutputFileError` (after the other one is written)."""
         if self._closed:
             return
         self._closed = True
@@ -362,3 +363,35 @@ class ScreenRecorder:
                     print(f"340 display output not written: {exc}", file=sys.stderr)
 
         atexit.register(_at_exit)
+
+
+def attach_display(
+    machine: Machine,
+    png: str | None = None,
+    gif: str | None = None,
+    live: bool = False,
+    **options: Any,
+) -> Display340:
+    """Put a 340 on ``machine`` (device 130) with the requested outputs.
+
+    ``png``: write the screen as it looks at the end of the run (``display.finish()``,
+    also called at interpreter exit).  ``gif``: an animated GIF of the run, one frame
+    per ``frame_ms`` of emulated time (default 1000/30).  ``live``: a window updated as
+    the machine runs, when tkinter and a display are available (otherwise a warning and
+    no window).  ``keep_all``: keep every point in ``display.points`` (by default points
+    older than 4 emulated seconds, dark by then, are dropped as the run goes on, so a
+    long run does not fill memory).  Other keyword options go to
+    :class:`ScreenRecorder`.  A PNG or GIF file that cannot be written raises
+    :class:`pdp6.formats.hostfiles.OutputFileError` before anything is attached.
+    """
+    keep_all = bool(options.pop("keep_all", False))
+    # the recorder first: it refuses an unwritable file before the machine changes
+    recorder = None
+    if png or gif or live:
+        recorder = ScreenRecorder(png=png, gif=gif, live=live, **options)
+    display = Display340(keep_ns=None if keep_all else 4_000_000_000)
+    machine.attach(display)
+    if recorder is not None:
+        display.listeners.append(recorder)
+        recorder.register_exit(display)
+    return display

@@ -16,9 +16,9 @@ from typing import Any
 
 import click
 
-from . import jit as jitmod
-from .cpu import engines
-from .hostfiles import standard_output
+from .. import jit as jitmod
+from ..cpu import engines
+from ..formats.hostfiles import standard_output
 from .options import (
     DisplaySettings,
     MachineSettings,
@@ -35,7 +35,7 @@ EXIT_INTERRUPTED = 130
 
 class _Group(click.Group):
     """The command, its standard output flushed and guarded (a full device is one line on
-    stderr, not a traceback: :func:`pdp6.hostfiles.standard_output`), --help too."""
+    stderr, not a traceback: :func:`pdp6.formats.hostfiles.standard_output`), --help too."""
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         with standard_output("pdp6"):
@@ -80,16 +80,9 @@ def main() -> None:
     "~10,700 instructions a round).",
 )
 @click.option(
-    "--search/--no-search",
-    default=True,
-    show_default=True,
-    help="Also time Mac Hack VI's search (depth 3) on each engine: four moves on one "
-    "machine, one on a fresh machine.",
-)
-@click.option(
     "--why", is_flag=True, help="Say why the python engine left instructions to the interpreter."
 )
-def bench(engine: str, rounds: int | None, search: bool, why: bool) -> None:
+def bench(engine: str, rounds: int | None, why: bool) -> None:
     """Time a fixed program mix: arithmetic, bytes, stack calls, indirection, a sort.
 
     Prints, for each engine: instructions per wall second, emulated PDP-6 seconds per
@@ -98,11 +91,9 @@ def bench(engine: str, rounds: int | None, search: bool, why: bool) -> None:
     "(cached)", or translating the mix's blocks to Python "(translated)".  To time a
     fresh compile, delete the cache first: rm -r ~/.cache/pdp6-numba
 
-    Then Mac Hack VI's search, a real program: four moves on one machine (the first,
-    then the next three), and the first move of a fresh machine, which finds the blocks
-    the first one translated.  --why lists the reasons the python
-    engine left instructions to the interpreter (a construct the translator refused
-    names its routine and source line; see docs/machine.md).
+    --why lists the reasons the python engine left instructions to the interpreter (a
+    construct the translator refused names its routine and source line; see
+    docs/machine.md).  A real program on each engine: machack bench-engines.
     """
     from .bench import run_mix, why_lines
 
@@ -131,36 +122,6 @@ def bench(engine: str, rounds: int | None, search: bool, why: bool) -> None:
     for note in notes:
         click.echo(note)
     click.echo("(a real PDP-6 ran about 200,000 instructions a second)")
-    if search:
-        _bench_search(wanted, why)
-
-
-def _bench_search(wanted: tuple[str, ...], why: bool) -> None:
-    """The search lines of ``pdp6 bench``: on one machine the first move in this
-    process and three more (a game: what a player waits for), then the first move of a
-    fresh machine, which finds the blocks the first one translated."""
-    from .bench import combined, run_game, why_lines
-    from .cpu import helper
-
-    click.echo("")
-    click.echo(f"Mac Hack VI, depth 3{'instr/s':>32} {'translated':>11}")
-    for name in wanted:
-        click.echo(f"running {name} engine, Mac Hack's search (four moves) ...", err=True)
-        game = run_game(name, 4, why)
-        click.echo(f"running {name} engine, Mac Hack's search (a fresh machine) ...", err=True)
-        fresh = run_game(name, 1, why)
-        for label, r in (("move 1", game[0]), ("moves 2-4", combined(game[1:])),
-                         ("fresh", fresh[0])):  # fmt: skip
-            share = f"{r.translated:.1%}" if name == "python" else ""
-            click.echo(f"{name + ', ' + label:<34}{r.ips:>14,.0f} {share:>11}")
-            if why and name == "python":
-                click.echo("left to the interpreter:")
-                for line in why_lines(r.why, r.instructions):
-                    click.echo(line)
-    if "python" in wanted:
-        how = ("in a helper process (a second core)" if helper.wanted()
-               else "in this process, within a quarter of its work")  # fmt: skip
-        click.echo(f"(the python engine translates {how})")
 
 
 # --- shared by run, console and debug --------------------------------------------------
@@ -172,11 +133,11 @@ def _debugger(
 ) -> Any:
     """The machine with its devices, on the engine asked for, or else on the compiled
     engine when it is built and on the python engine while it is being built (see
-    pdp6.autoengine): the machine moves to the compiled engine between chunks.  The
+    pdp6.host.autoengine): the machine moves to the compiled engine between chunks.  The
     program options, if given, say how binaries are loaded and run."""
+    from ..machine import Machine
     from .autoengine import AutoEngine
     from .debugger import Debugger
-    from .machine import Machine
 
     engine = machine.engine
     if engine is not None and engine not in engines.ALL_ENGINES:
@@ -244,10 +205,10 @@ def _attach_display(machine: Any, display: DisplaySettings) -> Any:
         return None
     live, png, gif = display.display, display.display_png, display.display_gif
     try:
-        from .devices.display340 import attach_display
+        from .render import attach_display
     except ImportError:
         raise click.ClickException("display support not installed yet") from None
-    from .hostfiles import OutputFileError
+    from ..formats.hostfiles import OutputFileError
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -263,9 +224,9 @@ def _attach_display(machine: Any, display: DisplaySettings) -> Any:
 
 
 def _ends_on_signals(func: Callable[..., Any]) -> Callable[..., Any]:
-    """A command that SIGTERM and SIGHUP end (pdp6.runner's ``ending_on_signals``): a run
+    """A command that SIGTERM and SIGHUP end (pdp6.host.runner's ``ending_on_signals``): a run
     stops at its next chunk, a prompt or a read at once; one line says so and the status
-    is 128 + the signal's number.  The command catches :class:`pdp6.runner.Terminated`
+    is 128 + the signal's number.  The command catches :class:`pdp6.host.runner.Terminated`
     itself where it has output to finish (see :func:`_say_terminated`)."""
 
     @functools.wraps(func)
@@ -380,8 +341,8 @@ def run(
       pdp6 run "@ CHESS" --repair-checksums --core 32K
                                                  the 1960s Mac Hack, its damaged word mended
     """
+    from ..formats.readin import toggle_rim_loader
     from .debugger import DebugError
-    from .readin import toggle_rim_loader
     from .runner import Runner, Terminated
 
     if boot and ptr is not None:
@@ -467,8 +428,8 @@ def _trace_hook(path: Path | None, dbg: Any) -> Any:
 def _write_outputs(screen: Any, hook: Any, dbg: Any, punch: bool) -> list[str]:
     """Write the files of a finished run (pictures, trace, punch); every one is tried,
     and the messages of those that failed are returned."""
+    from ..formats.hostfiles import OutputFileError
     from .debugger import DebugError
-    from .hostfiles import OutputFileError
 
     finishers = [screen.finish if screen else None, hook.close if hook else None,
                  (lambda: dbg.detach("ptp")) if punch else None]  # fmt: skip
@@ -613,9 +574,9 @@ def web(file: Path, start: int | None, host: str, port: int) -> None:
     on the teletype's paper; BELL (the button, or Ctrl-C) types the BELL key.  Needs the
     web extra: pip install 'pdp6-machack[web]'.  Ctrl-C here ends the server.
     """
+    from ..machine import Machine
     from .autoengine import AutoEngine
     from .debugger import DebugError, Debugger
-    from .machine import Machine
     from .terminal import StreamHost
     from .web.cli import serve_consoles
     from .web.program import ProgramConsole
@@ -691,7 +652,7 @@ def _assemble(source: Path, binary: Path, midas_args: tuple[str, ...]) -> None:
     argv = [sys.executable, "-m", "midas", str(source.resolve()), "-o", str(binary),
             "--map", str(binary.with_suffix(".map")), *midas_args]  # fmt: skip
     env = dict(os.environ)
-    here = str(Path(__file__).resolve().parent.parent)
+    here = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = here + os.pathsep + env.get("PYTHONPATH", "")
     done = subprocess.run(argv, capture_output=True, text=True, env=env)
     if done.stderr:
@@ -723,10 +684,10 @@ def disasm(file: Path, map_path: Path | None, no_symbols: bool, ignore_checksum:
       pdp6 disasm echo.bin
       pdp6 disasm echo.rim --no-symbols
     """
+    from ..disasm import SymbolTable
+    from ..formats.loader import LoaderError, load_file, read_line_map
+    from ..word import halves
     from .debugger import program_symbols, typeout
-    from .disasm import SymbolTable
-    from .loader import LoaderError, load_file, read_line_map
-    from .word import halves
 
     try:
         image = load_file(file, ignore_checksum)

@@ -35,7 +35,7 @@ class OutputFileError(ValueError):
     """A host file that cannot be written; the message names it and says why."""
 
 
-def check_writable(path: str | Path) -> None:
+def check_writable(path: str | os.PathLike[str]) -> None:
     """Raise :class:`OutputFileError` if ``path`` cannot be created or overwritten."""
     target = Path(path)
     if target.is_dir():
@@ -51,7 +51,7 @@ def check_writable(path: str | Path) -> None:
         raise OutputFileError(f"cannot write {path}: permission denied in {parent}")
 
 
-def write_failed(path: str | Path, exc: OSError) -> OutputFileError:
+def write_failed(path: str | os.PathLike[str], exc: OSError) -> OutputFileError:
     """The one-line error for a write of ``path`` that failed with ``exc``."""
     return OutputFileError(f"cannot write {path}: {exc.strerror or exc}")
 

@@ -4,7 +4,7 @@ A :class:`Debugger` holds one machine with its teletype and paper tape, the prog
 symbols and (when ``midas`` wrote one) its source-line map, and offers what the
 ``pdp6 console`` and ``pdp6 debug`` commands need: loading and read-in, symbolic
 examine/deposit, execute breakpoints (at full speed, through ``Machine.breakpoints``),
-read/write breakpoints and watchpoints (by single-stepping, see :mod:`pdp6.memrefs`),
+read/write breakpoints and watchpoints (by single-stepping, see :mod:`pdp6.host.memrefs`),
 step, next (over PUSHJ/JSR/JSP/JSA calls and UUOs), finish, the stack, and source lines.
 
 Everything that can go wrong because of what a person typed raises :class:`DebugError`
@@ -19,15 +19,13 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .checksum import BadBlock
-from .devices.display340 import Display340
-from .devices.papertape import PaperTapePunch, PaperTapeReader, tape_frames
-from .devices.teletype import Teletype, TeletypeHost
-from .disasm import SymbolTable, disassemble
-from .hostfiles import OutputFileError, check_writable, read_input
-from .iobus import Device
-from .isa import OPCODES, UUO, decode
-from .loader import (
+from ..devices.display340 import Display340
+from ..devices.papertape import PaperTapePunch, PaperTapeReader
+from ..devices.teletype import Teletype, TeletypeHost
+from ..disasm import SymbolTable, disassemble
+from ..formats.checksum import BadBlock
+from ..formats.hostfiles import OutputFileError, check_writable, read_input
+from ..formats.loader import (
     SYM_HALFKILLED,
     LineMap,
     LoadedImage,
@@ -36,13 +34,15 @@ from .loader import (
     not_a_binary,
     read_line_map,
 )
-from .machine import Machine, Stop
+from ..formats.readin import read_in_problem, tape_frames, toggle_rim_loader
+from ..formats.sourcemap import SourceMap
+from ..iobus import Device
+from ..isa import OPCODES, UUO, decode
+from ..machine import Machine, Stop
+from ..word import MASK18, halves
 from .memrefs import References, next_references
-from .readin import read_in_problem, toggle_rim_loader
 from .runner import Outcome, Runner, StopFlag, endless_trap
-from .sourcemap import SourceMap
 from .typein import TypeinError, parse_address, parse_word
-from .word import MASK18, halves
 
 PUSHJ, JSR, JSP, JSA = 0o260, 0o264, 0o265, 0o266
 CALLS = (PUSHJ, JSR, JSP, JSA)
@@ -154,7 +154,7 @@ class Debugger:
     baud: int | None = 110
     grace_us: float = 2_000_000.0
     stop_flag: StopFlag = field(default_factory=StopFlag)
-    between_chunks: Callable[[], None] | None = None  # see pdp6.runner.Runner's between
+    between_chunks: Callable[[], object] | None = None  # see pdp6.host.runner.Runner's between
     ignore_checksum: bool = False  # load SBLK blocks whose checksum disagrees (with a warning)
     repair_checksums: bool = False  # repair such a block when one word explains it
     continue_halts: int = 0  # halts a run goes on past, as the operator pressing CONTINUE
@@ -240,7 +240,7 @@ class Debugger:
 
     def implied_repair(self, addr: int) -> str:
         """The deposit that gives ``addr`` the one value its block's checksum implies (a
-        block loaded despite its checksum; see :mod:`pdp6.checksum`)."""
+        block loaded despite its checksum; see :mod:`pdp6.formats.checksum`)."""
         block = next((b for b in self.bad_blocks if b.holds(addr)), None)
         if block is None:
             loaded = ", ".join(f"{b.first:06o}-{b.last:06o}" for b in self.bad_blocks
@@ -469,7 +469,7 @@ class Debugger:
 
     # --- running ----------------------------------------------------------------------
     def resume(self, until_us: float | None = None, extra: set[int] | None = None) -> StopReport:
-        """Run from the PC until something stops it (see :class:`pdp6.runner.Runner`)."""
+        """Run from the PC until something stops it (see :class:`pdp6.host.runner.Runner`)."""
         self._sync_breaks(extra)
         hook = _WatchHook(self) if self.watches else None
         runner = Runner(self.m, self.tty, stop=self.stop_flag, grace_us=self.grace_us, hook=hook,

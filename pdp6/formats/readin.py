@@ -5,14 +5,14 @@ at 20 (reference 2.4, [AAP code/bootstrap.txt]).  The loader reads word pairs fr
 paper tape reader in binary mode.  The first word of a pair lands in 26 and is executed:
 a ``DATAI PTR,addr`` reads the second word into ``addr``; the tape ends with
 ``JRST 4,start``, which halts with the PC at the program's start (press CONTINUE, i.e.
-run again).
+run again).  A tape is frames; :func:`tape_frames` makes them of a word file on the host.
 """
 
 from __future__ import annotations
 
-from .isa import DEVICES, IO_WORDS, OPCODES
-from .loader import LoaderError, read_words
-from .machine import Machine
+from ..isa import DEVICES, IO_WORDS, OPCODES
+from ..machine import Machine
+from .loader import LoaderError, binary_file_words, read_words
 
 LOADER_ORIGIN = 0o20
 
@@ -77,3 +77,24 @@ def read_in_problem(frames: bytes) -> str | None:
     except LoaderError:
         return "its binary frames do not make a RIM or SBLK tape"
     return None
+
+
+def words_to_frames(words: list[int]) -> bytes:
+    """Binary paper tape for 36-bit words: six frames each, hole 8 punched, high first."""
+    out = bytearray()
+    for w in words:
+        for shift in (30, 24, 18, 12, 6, 0):
+            out.append(0o200 | ((w >> shift) & 0o77))
+    return bytes(out)
+
+
+def tape_frames(data: bytes) -> bytes:
+    """The frames of a tape held in a host file.  A word file (``bin``, as ``midas``
+    writes, or the ITS archives' 7-bit encoding) that loads words as RIM or SBLK is
+    punched as binary frames, six per word, so that the read-in loader can read it; any
+    other file is taken to be frames already."""
+    try:
+        words = binary_file_words(data)
+    except LoaderError:
+        return data
+    return words_to_frames(words)

@@ -25,7 +25,7 @@ from collections import deque
 from collections.abc import Iterator
 from typing import BinaryIO
 
-from .devices.teletype import TeletypeHost
+from ..devices.teletype import TeletypeHost
 
 CTRL_C = 0o003
 CR, LF = 0o015, 0o012

@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from .isa import ALIASES, BY_NAME, DEVICES, IO_WORDS
-from .word import MASK18, MASK36
+from ..isa import ALIASES, BY_NAME, DEVICES, IO_WORDS
+from ..word import MASK18, MASK36
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<num>\d+\.?)|(?P<sym>[A-Za-z%$.][A-Za-z0-9%$.]*)|(?P<chr>\"[ -~])"

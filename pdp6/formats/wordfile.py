@@ -5,7 +5,7 @@ bytes**, big-endian: the 72 bits of the pair, first word first (the ``bin`` enco
 ``pdp10-its-disassembler``'s word library).  A file holding an odd number of words ends
 with a zero pad word, so the decoder can return one word more than was written.  SBLK and
 RIM images are self-delimiting, which is why their readers simply ignore that pad.  The
-assembler writes ``bin``; the loader reads both (:func:`pdp6.loader.read_words` tells
+assembler writes ``bin``; the loader reads both (:func:`pdp6.formats.loader.read_words` tells
 them apart by content).
 
 The public ITS archives, where the period's binaries survive, keep 36-bit files in a
@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from .word import MASK36
+from ..word import MASK36
 
 PAIR_BYTES = 9
 

@@ -1,11 +1,11 @@
-"""``pdp6 bench``: a fixed program mix timed on each engine, and Mac Hack's search.
+"""``pdp6 bench``: a fixed program mix timed on each engine.
 
 The mix has five kernels, each a loop run many times: integer arithmetic, byte
 instructions, subroutine calls through a stack, indirect addressing, and a bubble
 sort.  The program is built here from the instruction table (the emulator does not
 depend on the assembler) and ends with a halt, so every engine executes exactly the
-same instructions.  The search is Mac Hack VI itself, assembled and booted only when it
-is timed: a real program, whose branchy code shows what translation costs.
+same instructions.  A real program's branchy code on each engine is timed by ``machack
+bench-engines`` (:mod:`machack.bench_engines`): the machine does not know the chess program.
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
-from . import isa
-from .machine import Machine
+from .. import isa
+from ..machine import Machine
 
 P = 0o17  # stack pointer AC
 
@@ -144,7 +145,8 @@ def run_mix(engine: str, rounds: int, why: bool = False) -> Result:
     warm.pc = start
     warm.run(max_instructions=100_000)
     if engine == "python":
-        warm._run.settle()  # the translator's helper process started, its work done
+        engine_run: Any = warm._run
+        engine_run.settle()  # the translator's helper process started, its work done
     first = time.perf_counter() - t0
     compiled_now = engine == "compiled" and _compiled_loop_misses() > 0
     m = Machine(engine=engine)
@@ -168,66 +170,10 @@ def run_mix(engine: str, rounds: int, why: bool = False) -> Result:
 
 def _compiled_loop_misses() -> int:
     """How many signatures of the loop numba compiled in this process (not cache hits)."""
-    from .cpu import loop
+    from ..cpu import loop
 
     stats = getattr(loop.run, "stats", None)
     return sum(stats.cache_misses.values()) if stats else 0
-
-
-# --- Mac Hack's own search ----------------------------------------------------------------
-SEARCH_FEN = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8"
-SEARCH_DEPTH = 3
-
-
-@dataclass
-class SearchResult:
-    engine: str
-    instructions: int
-    wall_s: float
-    translated: float  # share of instructions that ran in translated blocks ('python')
-    why: Counter[str]  # instructions left to the interpreter, by reason ('python', --why)
-
-    @property
-    def ips(self) -> float:
-        return self.instructions / self.wall_s
-
-
-def run_game(engine: str, moves: int, why: bool = False) -> list[SearchResult]:
-    """Time ``moves`` moves of Mac Hack VI (depth 3 from a Queen's Gambit middlegame,
-    the program playing both sides) on one fresh machine, one result a move: a real
-    program's profile, many short blocks with the clock interrupting, unlike the mix's
-    tight loops.  Blocks translated earlier in the process are reused (as by every
-    machine in a process)."""
-    from machack.session import Session  # the chess program ships with the emulator
-
-    session = Session(engine=engine)
-    session.setup(SEARCH_FEN)
-    session.command(f"DEPTH {SEARCH_DEPTH}")
-    session.command("PN")
-    run = session.machine._run
-    results = []
-    for _ in range(moves):
-        if why and hasattr(run, "why"):
-            run.why = Counter()
-        slow0 = getattr(run, "slow_steps", 0)
-        t0 = time.perf_counter()
-        reply = session.command("GO")
-        wall = time.perf_counter() - t0
-        slow = getattr(run, "slow_steps", slow0 + reply.instructions) - slow0
-        results.append(SearchResult(engine, reply.instructions, wall,
-                                    1 - slow / reply.instructions,
-                                    getattr(run, "why", None) or Counter()))  # fmt: skip
-    return results
-
-
-def combined(results: list[SearchResult]) -> SearchResult:
-    """Several moves' figures as one."""
-    why: Counter[str] = Counter()
-    for r in results:
-        why += r.why
-    n = sum(r.instructions for r in results)
-    translated = sum(r.translated * r.instructions for r in results) / n
-    return SearchResult(results[0].engine, n, sum(r.wall_s for r in results), translated, why)
 
 
 def why_lines(why: Counter[str], total: int, limit: int = 12) -> list[str]:

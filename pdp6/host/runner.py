@@ -56,9 +56,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-from .devices.teletype import Teletype
-from .isa import decode, decode_io
-from .machine import Machine, Stop
+from ..devices.teletype import Teletype
+from ..isa import decode, decode_io
+from ..machine import Machine, Stop
 from .memrefs import references_at
 
 CHUNK_US = 50_000.0  # emulated time run between looks at the host
@@ -219,7 +219,7 @@ class Runner:
         stop: StopFlag | None = None,
         grace_us: float = 2_000_000.0,
         hook: StepHook | None = None,
-        between: Callable[[], None] | None = None,
+        between: Callable[[], object] | None = None,
     ) -> None:
         self.m = machine
         self.tty = teletype
