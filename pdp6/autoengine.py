@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import jit
-from .cpu import engines
 
 if TYPE_CHECKING:
     from .machine import Machine
@@ -60,7 +59,7 @@ class AutoEngine:
         if requested is not None:
             self.engine = requested
         elif not jit.ENABLED:
-            self.engine = engines.ENGINES[0]
+            self.engine = "python"
         elif jit.compiled_ready():
             self.engine = "compiled"
         else:

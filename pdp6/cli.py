@@ -17,7 +17,6 @@ from typing import Any
 import click
 
 from . import jit as jitmod
-from .cpu import engines
 from .hostfiles import standard_output
 from .options import (
     DisplaySettings,
@@ -105,6 +104,7 @@ def bench(engine: str, rounds: int | None, search: bool, why: bool) -> None:
     names its routine and source line; see docs/machine.md).
     """
     from .bench import run_mix, why_lines
+    from .cpu import engines
 
     wanted = engines.ALL_ENGINES if engine == "all" else (engine,)
     if "compiled" in wanted and not jitmod.ENABLED:
@@ -175,6 +175,7 @@ def _debugger(
     pdp6.autoengine): the machine moves to the compiled engine between chunks.  The
     program options, if given, say how binaries are loaded and run."""
     from .autoengine import AutoEngine
+    from .cpu import engines
     from .debugger import Debugger
     from .machine import Machine
 
