@@ -100,10 +100,15 @@ def _interrupt_channel(st: list[int]) -> int | None:
     return 8 - int(bit).bit_length() if bit else 0
 
 
+def _ints(array: Any) -> list[int]:
+    """A copy as a list of Python ints, of a list or a numpy array (the compiled engine's)."""
+    return list(array) if isinstance(array, list) else array.tolist()  # type: ignore[no-any-return]
+
+
 def _dry_run(m: Machine, st: list[int]) -> RecordingCore:
     """One step of ``loop.run`` over a recording core and copies of the I/O arrays."""
     core = RecordingCore(m._mem)
-    io, ioq = [int(v) for v in m._io], [int(v) for v in m._ioq]
+    io, ioq = _ints(m._io), _ints(m._ioq)
     _plain("run")(core, st, io, ioq, m._optab, m._bp, 1)
     return core
 

@@ -68,13 +68,13 @@ Host side
 from __future__ import annotations
 
 from array import array
-from collections import deque
 from collections.abc import Generator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..cpu import dis340 as L
 from ..iobus import NEVER, Device, Reg
-from .chargen342 import CR, ESCAPE, SHIFT_IN, SHIFT_OUT, STEPS
+from .chargen342 import CR, ESCAPE, PROGRAMS, SHIFT_IN, SHIFT_OUT, STEPS
 
 if TYPE_CHECKING:
     from ..machine import Machine
@@ -150,6 +150,13 @@ def _plan_fields(raw: bytes) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
 
 # Trailing zeros of 1..127: the BRM bit that goes 0->1 when the counter reaches i.
 _TZ = tuple((i & -i).bit_length() - 1 if i else 0 for i in range(128))
+
+
+def _np() -> Any:
+    """numpy, imported when first needed (a 340 on a bare clock needs none)."""
+    import numpy
+
+    return numpy
 
 
 @lru_cache(maxsize=8192)
@@ -266,6 +273,88 @@ class PointLog:
         )
 
 
+class _Slot:
+    """A register kept in the 340's slot of the machine's ``io`` array (or, before the
+    340 is attached, in a list of its own), where the execute loop reads and writes it
+    too (:mod:`pdp6.cpu.dis340`)."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        return int(obj._regs[self.index])
+
+    def __set__(self, obj: Any, value: int) -> None:
+        obj._regs[self.index] = int(value)
+
+
+class _Slots:
+    """A tuple of registers kept in consecutive slots (the visible state, a snapshot)."""
+
+    def __init__(self, index: int, n: int) -> None:
+        self.index = index
+        self.n = n
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        regs = obj._regs
+        return tuple(int(regs[i]) for i in range(self.index, self.index + self.n))
+
+    def __set__(self, obj: Any, values: tuple[int, ...]) -> None:
+        assert len(values) == self.n
+        regs = obj._regs
+        for i, v in enumerate(values):
+            regs[self.index + i] = int(v)
+
+
+class _Events:
+    """The queue of timed visible changes, (t, mode, hef, vef, lp, stop_int, rfd, x, y)
+    each, as a ring in the 340's slots: the execute loop applies them too."""
+
+    def __init__(self, display: Display340) -> None:
+        self.display = display
+
+    def __len__(self) -> int:
+        return int(self.display._regs[L.D_EV_N])
+
+    def __getitem__(self, i: int) -> tuple[int, ...]:
+        regs = self.display._regs
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        k = L.D_EV + L.EV_WIDTH * ((int(regs[L.D_EV_HEAD]) + i) % L.EV_MAX)
+        return tuple(int(regs[j]) for j in range(k, k + L.EV_WIDTH))
+
+    def __iter__(self) -> Any:
+        return (self[i] for i in range(len(self)))
+
+    def append(self, event: tuple[int, ...]) -> None:
+        regs = self.display._regs
+        n = len(self)
+        if n >= L.EV_MAX:
+            raise RuntimeError("the 340's event queue is full")
+        k = L.D_EV + L.EV_WIDTH * ((int(regs[L.D_EV_HEAD]) + n) % L.EV_MAX)
+        for j, v in enumerate(event):
+            regs[k + j] = int(v)
+        regs[L.D_EV_N] = n + 1
+
+    def popleft(self) -> tuple[int, ...]:
+        event = self[0]
+        regs = self.display._regs
+        regs[L.D_EV_HEAD] = (int(regs[L.D_EV_HEAD]) + 1) % L.EV_MAX
+        regs[L.D_EV_N] = len(self) - 1
+        return event
+
+    def clear(self) -> None:
+        self.display._regs[L.D_EV_N] = 0
+
+    def extend(self, events: list[tuple[int, ...]]) -> None:
+        for event in events:
+            self.append(event)
+
+
 class FrameListener(Protocol):
     """Something that wants to look at the screen at given emulated times (a renderer)."""
 
@@ -294,6 +383,36 @@ class Display340(Device):
     #: each word out when it starts; CONI shows the state of the moment).  PLAN, last,
     #: is the word in progress for snapshots: restoring it works the word out again from
     #: its start up to the restored time.
+    #: Let the execute loop run the 340 (:mod:`pdp6.cpu.dis340`) while nothing needs this
+    #: code (no light pen, no word being replayed); False keeps every word here (tests
+    #: compare the two).
+    in_loop = True
+    pia_data = _Slot(L.D_PIA_DATA)
+    pia_spec = _Slot(L.D_PIA_SPEC)
+    ib = _Slot(L.D_IB)
+    ibc = _Slot(L.D_IBC)
+    mode = _Slot(L.D_MODE)
+    x = _Slot(L.D_X)
+    y = _Slot(L.D_Y)
+    scale = _Slot(L.D_SCALE)
+    intensity = _Slot(L.D_INTENSITY)
+    shift = _Slot(L.D_SHIFT)
+    lp_enable = _Slot(L.D_LP_ENABLE)
+    lp_find = _Slot(L.D_LP_FIND)
+    lp_flag = _Slot(L.D_LP_FLAG)
+    stop = _Slot(L.D_STOP)
+    stop_int = _Slot(L.D_STOP_INT)
+    br = _Slot(L.D_BR)
+    hef = _Slot(L.D_HEF)
+    vef = _Slot(L.D_VEF)
+    rfd = _Slot(L.D_RFD)
+    words = _Slot(L.D_WORDS)
+    datao_count = _Slot(L.D_DATAO_COUNT)
+    _state, _t_end, _end_state = _Slot(L.D_STATE), _Slot(L.D_T_END), _Slot(L.D_END_STATE)
+    _lp_used, _mark = _Slot(L.D_LP_USED), _Slot(L.D_MARK)
+    vis = _Slots(L.D_VIS, 8)  # what the processor sees: mode hef vef lp stop_int rfd x y
+    _snap = _Slots(L.D_SNAP, 15)  # the registers at the start of the word (_snapshot)
+    _half = _Slots(L.D_HALF_BR, 2)  # (18-bit word, start time) of the plan
     registers = (
         Reg("pia_data", 3), Reg("pia_spec", 3), Reg("ib", 36), Reg("ibc", 2),
         Reg("mode", 3), Reg("x", 10), Reg("y", 10), Reg("scale", 2), Reg("intensity", 3),
@@ -305,7 +424,9 @@ class Display340(Device):
 
     def __init__(self, keep_ns: int | None = None) -> None:
         super().__init__()
-        self.points = PointLog()
+        self._own: list[int] = [0] * L.D_PN  # the slots, until attached to a machine
+        self._shared = False  # the slots are the machine's (attached())
+        self._points = PointLog()
         self.keep_ns = keep_ns
         self._trim_floor = 0  # see advance
         self.pen: tuple[int, int] | None = None
@@ -333,16 +454,14 @@ class Display340(Device):
         self.rfd = 1  # ready for data
         # what the processor sees (the plan's visible events applied up to now)
         self.vis = (PARAMETER, 0, 0, 0, 0, 1, 0, 0)  # mode hef vef lp stop_int rfd x y
-        self._events: deque[tuple[int, ...]] = deque()
+        self._events = _Events(self)
         # the plan of the current word
         self._state = IDLE
         self._gen: Generator[str, None, None] | None = None
         self._limit = NEVER
         self._t_end = 0  # when the plan ends (if it has ended: self._gen is None)
         self._end_state = IDLE
-        self._snap: tuple[int, ...] = ()
         self._mark = 0  # len(points) when the plan started
-        self._half = (0, 0)  # (18-bit word, start time) of the plan
         self._resumes: list[int] = []  # resume times after light-pen pauses in the plan
         self._clears: list[int] = []  # resumes in the plan that cleared the light pen
         self._yielded = ""  # what the plan's generator last yielded
@@ -351,6 +470,82 @@ class Display340(Device):
         # statistics
         self.words = 0  # 18-bit words started
         self.datao_count = 0
+
+    # ------------------------------------------------------------------ the loop's share
+    @property
+    def _regs(self) -> Any:
+        """Where the registers are: the machine's ``io`` array once attached to one."""
+        return self.bus.machine._io if self._shared else self._own  # type: ignore[union-attr]
+
+    def attached(self) -> None:
+        """On a machine's bus: the registers move into its ``io`` array, with the 342's
+        stroke programs, so that the execute loop can run the 340."""
+        io = getattr(self.bus.machine, "_io", None)  # type: ignore[union-attr]
+        if io is None or len(io) < L.IO_SIZE:
+            return  # (a bus without the loop's arrays: the 340 stays here)
+        for i in range(L.D, L.D_PN):
+            io[i] = self._own[i]
+        for index, prog in enumerate(PROGRAMS):
+            assert len(prog) <= L.PROG_WIDTH
+            io[L.D_PROG_LEN + index] = len(prog)
+            for j, op in enumerate(prog):
+                io[L.D_PROG + L.PROG_WIDTH * index + j] = op
+        io[L.D_PN] = 0
+        self._shared = True
+
+    def detached(self) -> None:
+        """Off the bus: the registers (and the points the loop drew) come back here."""
+        if self._shared:
+            self._take_points()
+            io = self.bus.machine._io  # type: ignore[union-attr]
+            self._own[L.D : L.D_PN] = [int(v) for v in io[L.D : L.D_PN]]
+            self._own[L.D_FAST] = 0
+            io[L.D_FAST] = 0
+            self._shared = False
+
+    @property
+    def points(self) -> PointLog:
+        """The intensified points so far (those the loop drew included)."""
+        self._take_points()
+        return self._points
+
+    def _take_points(self) -> None:
+        """Move the points the execute loop drew into ``points``."""
+        if not self._shared:
+            return
+        io = self._regs
+        n = int(io[L.D_PN])
+        if not n:
+            return
+        log = self._points
+        for column, base, kind in ((log.x, L.D_PX, "uint16"), (log.y, L.D_PY, "uint16"),
+                                   (log.i, L.D_PI, "uint8"), (log.t, L.D_PT, "int64")):  # fmt: skip
+            column.frombytes(_np().asarray(io[base : base + n]).astype(kind).tobytes())
+        io[L.D_PN] = 0
+        io[L.D_PLOG] = len(log)
+
+    def after_loop(self) -> None:
+        """After each stretch of the execute loop: take the points it drew, and forget
+        the oldest if the log is long (see ``keep_ns``)."""
+        if self._shared and self._regs[L.D_PN]:
+            self._take_points()
+            self._trim_old(self.now)
+
+    def loop_state(self) -> tuple[int, int, int] | None:
+        """Whether the execute loop may run the 340 from now on (no light pen, none of
+        its state set, no word being replayed or paused) and, if so, (its request lines,
+        its next visible change, the next time the host wants it: a frame)."""
+        if not self._shared:
+            return None
+        fast = (self.in_loop and self.pen is None and self._gen is None and not self._resumes
+                and not self._clears and not self.lp_find and not self.lp_flag)  # fmt: skip
+        io = self._regs
+        io[L.D_FAST] = int(fast)
+        io[L.D_PLOG] = len(self._points)
+        if not fast:
+            return None
+        head = self._events[0][0] if self._events else NEVER
+        return self.requests(), head, self._frame_event()
 
     # ------------------------------------------------------------------ the processor
     def cono(self, value: int) -> None:
@@ -475,6 +670,11 @@ class Display340(Device):
     # ------------------------------------------------------------------ time
     def next_event(self) -> int:
         t = self._events[0][0] if self._events else NEVER
+        return min(t, self._frame_event())
+
+    def _frame_event(self) -> int:
+        """When a renderer next wants to look at the screen."""
+        t = NEVER
         for listener in self.listeners:
             t = min(t, listener.next_frame_ns)
         return t
@@ -498,6 +698,10 @@ class Display340(Device):
                     self._start(self._t_end)
                     continue
             break
+        self._trim_old(now)
+
+    def _trim_old(self, now: int) -> None:
+        """Forget points older than ``keep_ns`` once there are many."""
         if self.keep_ns is not None and len(self.points) > max(self.trim_at, self._trim_floor):
             self._trim(now - self.keep_ns)
             # what is left may all be recent: trim again only once it has doubled, so a

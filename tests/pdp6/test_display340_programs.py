@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import midas
-from pdp6 import Machine
+from pdp6 import Machine, jit
 from pdp6.devices import chargen342 as cg
 from pdp6.devices.display340 import Display340, attach_display
 from pdp6.render import load_png, render, save_png
@@ -151,6 +151,39 @@ def test_both_engines_draw_the_same_points(all_modes) -> None:
     _, d, _ = all_modes
     _, d2, _ = run("dis340_all_modes.mid", engine="python")
     assert d2.points.as_tuples() == d.points.as_tuples()
+
+
+PROGRAM_NAMES = ("dis340_all_modes.mid", "dis340_edge.mid", "dis340_refresh.mid")
+
+
+def _traced(name: str, engine: str, in_loop: bool, monkeypatch: pytest.MonkeyPatch,
+            ) -> tuple[object, ...]:  # fmt: skip
+    """Run a program with the 340 run by the execute loop or by the device's code:
+    everything the machine and the 340 did, and how many words the device's code took."""
+    monkeypatch.setattr(Display340, "in_loop", in_loop)
+    taken: list[int] = []
+    datao = Display340.datao
+    monkeypatch.setattr(Display340, "datao", lambda self, w: (taken.append(w), datao(self, w)))
+    m, d, p = run(name, engine=engine)
+    state = tuple(getattr(d, r.attr) for r in d.registers)
+    return (d.points.as_tuples(), state, m.elapsed_ns, m.instructions, m.pc,
+            [m.memory[a] for a in sorted(p.words)], len(taken))  # fmt: skip
+
+
+@pytest.mark.parametrize("engine", ["compiled", "python", "interpreter"])
+@pytest.mark.parametrize("name", PROGRAM_NAMES)
+def test_the_loop_runs_the_340_as_the_device_does(
+    name: str, engine: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pdp6.cpu.dis340 inside the execute loop: the same points at the same times, the
+    same registers, core and emulated time as the device's own code, on every engine;
+    and the device's code saw none of the words (the loop took them all)."""
+    if engine == "compiled" and not jit.ENABLED:
+        pytest.skip("numba is off")
+    *host, host_words = _traced(name, engine, False, monkeypatch)
+    *loop, loop_words = _traced(name, engine, True, monkeypatch)
+    assert loop == host
+    assert host_words > 0 and loop_words == 0
 
 
 # --- edges and stops through the CPU ----------------------------------------------------
