@@ -284,6 +284,14 @@ class Machine:
         self._run = runner
         self.engine = engine
 
+    def loop_routine(self, name: str) -> Any:
+        """A routine of the execute loop's source as this machine's engine runs it
+        (compiled, or plain Python over lists), for a device that shares the loop's
+        work (the 340's ``dis_replay``)."""
+        if self.engine == "compiled":
+            return next(getattr(m, name) for m in engines.MODULES if hasattr(m, name))
+        return engines.plain()[name]
+
     # --- devices --------------------------------------------------------------------
     def attach(self, device: Device) -> Device:
         """Put a device on the I/O bus (see :class:`pdp6.iobus.Device`)."""

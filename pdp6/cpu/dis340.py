@@ -20,7 +20,7 @@ point by point).
 
 from __future__ import annotations
 
-from ..jit import jit
+from ..jit import jit, jit_inline
 from .state import (
     CLOCK_NEXT,
     DIS_EVENT,
@@ -67,7 +67,7 @@ D_STATE = D + 22
 D_T_END = D + 23
 D_END_STATE = D + 24
 D_LP_USED = D + 25
-D_MARK = D + 26  # points before the word in progress (log + buffer)
+D_MARK = D + 26  # points before the word in progress (log + buffer; set by dis_replay)
 D_HALF_BR = D + 27
 D_HALF_T0 = D + 28
 D_PLOG = D + 29  # points in the device's log (the buffer comes after them)
@@ -78,17 +78,35 @@ D_EV_N = D + 54
 D_EV = D + 55  # EV_MAX events of EV_WIDTH: time, then the 8 of D_VIS
 EV_MAX = 16
 EV_WIDTH = 9
-D_PROG_LEN = D_EV + EV_MAX * EV_WIDTH  # 128: the 342's stroke program lengths
+D_DRAW = D_EV + EV_MAX * EV_WIDTH  # 1 while dis_replay draws a word's points
+D_KEEP = D_DRAW + 1  # ns of points the host keeps (-1: all): older words are forgotten
+D_SAVE = D_KEEP + 1  # the registers D+1 .. D_SAVED-1 while dis_replay works
+D_SAVED = D_PLOG
+D_PROG_LEN = D_SAVE + D_SAVED - D  # 128: the 342's stroke program lengths
 PROG_WIDTH = 32
 D_PROG = D_PROG_LEN + 128  # 128 x PROG_WIDTH: the stroke programs (chargen342.PROGRAMS)
-D_PN = D_PROG + 128 * PROG_WIDTH  # points in the buffer
+# 128 x GLYPH_WIDTH: each program's steps (-1: a special code), end and extent in units
+# (Display340._glyph_table at scale 0)
+GLYPH_WIDTH = 7
+D_GLYPH = D_PROG + 128 * PROG_WIDTH
+# The words the loop worked out, whose points are drawn when the host asks for them
+# (dis_replay): a ring of WCAP words, the start time and the word with the 340's state.
+D_WHEAD = D_GLYPH + 128 * GLYPH_WIDTH
+D_WN = D_WHEAD + 1
+WCAP = 65536  # some seven emulated seconds of Mac Hack's refresh
+WFULL = WCAP - 64  # (a step starts at most a few dozen words)
+D_WT = D_WN + 1
+D_WS = D_WT + WCAP
+LATE_NS = 1_000_000  # a word's points come within this of its start (at most 0.2 ms)
+# The points dis_replay draws, for the host to take.
+D_PN = D_WS + WCAP  # points in the buffer
 PCAP = 16384  # the buffer's size in points
 D_PX = D_PN + 1
 D_PY = D_PX + PCAP
 D_PI = D_PY + PCAP
 D_PT = D_PI + PCAP
 IO_SIZE = D_PT + PCAP
-PFULL = PCAP - 4096  # ask the host to empty the buffer past this (a step adds < 2,500)
+PFULL = PCAP - 512  # dis_replay stops past this (a word draws at most 127 points)
 
 # Modes, sequencer states, timing, bits: as in pdp6.devices.display340 (reference 2.5)
 PARAMETER, POINT, CHARACTER = 0, 1, 3
@@ -108,7 +126,7 @@ SPECIAL = ESCAPE | CR | SHIFT_IN | SHIFT_OUT
 BLKI, DATAI, BLKO, DATAO, CONO = 0, 1, 2, 3, 4
 
 
-@jit
+@jit_inline
 def dis_emit(io, t: int) -> None:
     """Queue a visible change at time ``t``: the state as it is now (Display340._emit)."""
     n = io[D_EV_N]
@@ -127,16 +145,18 @@ def dis_emit(io, t: int) -> None:
     io[D_EV_N] = n + 1
 
 
-@jit
+@jit_inline
 def dis_end(io, t: int, state: int) -> None:
     io[D_T_END] = t
     io[D_END_STATE] = state
     dis_emit(io, t)
 
 
-@jit
+@jit_inline
 def dis_point(io, x: int, y: int, t: int) -> None:
-    """An intensified point into the buffer."""
+    """An intensified point into the buffer (only while dis_replay draws)."""
+    if not io[D_DRAW]:
+        return
     n = io[D_PN]
     io[D_PX + n] = x
     io[D_PY + n] = y
@@ -145,7 +165,7 @@ def dis_point(io, x: int, y: int, t: int) -> None:
     io[D_PN] = n + 1
 
 
-@jit
+@jit_inline
 def dis_read_mode(io, br: int) -> None:
     io[D_MODE] = (br >> 13) & 7
     if br & 0o10000:
@@ -153,13 +173,13 @@ def dis_read_mode(io, br: int) -> None:
         io[D_LP_USED] = 1
 
 
-@jit
+@jit_inline
 def dis_escape(io) -> None:
     io[D_MODE] = PARAMETER
     io[D_LP_FIND] = 0
 
 
-@jit
+@jit_inline
 def dis_steps(io, br: int, t: int, mode: int) -> None:
     """Vector, vector-continue and increment words (Display340._steps, no light pen)."""
     step = 1 << io[D_SCALE]
@@ -189,6 +209,19 @@ def dis_steps(io, br: int, t: int, mode: int) -> None:
             return
     x = io[D_X]
     y = io[D_Y]
+    if mode == VECTOR and not io[D_DRAW]:
+        # each axis moves one way only: if the end is on the raster no step crosses an
+        # edge, and the vector is known at once (Display340._steps' fast path)
+        x1 = x + sx * mx
+        y1 = y + sy * my
+        if x1 >= 0 and x1 < RASTER and y1 >= 0 and y1 < RASTER:
+            io[D_X] = x1
+            io[D_Y] = y1
+            if br & 0o400000:
+                dis_escape(io)
+            io[D_RFD] = 1
+            dis_end(io, t + n * (COUNT_NS + SETTLE_NS), IDLE)
+            return
     i = 0
     while True:
         i += 1
@@ -261,7 +294,7 @@ def dis_steps(io, br: int, t: int, mode: int) -> None:
             return
 
 
-@jit
+@jit_inline
 def dis_characters(io, br: int, t: int) -> None:
     """Character mode through the 342 (Display340._characters, no light pen)."""
     step = 1 << io[D_SCALE]
@@ -271,6 +304,20 @@ def dis_characters(io, br: int, t: int) -> None:
         if j:
             t += SETTLE_NS
         index = ((br >> (12 - 6 * j)) & 0o77) + 64 * io[D_SHIFT]
+        g = D_GLYPH + GLYPH_WIDTH * index
+        if (
+            not io[D_DRAW]
+            and io[g] >= 0
+            and x + step * io[g + 3] >= 0
+            and x + step * io[g + 4] < RASTER
+            and y + step * io[g + 5] >= 0
+            and y + step * io[g + 6] < RASTER
+        ):
+            # the whole character at once: it cannot wrap (Display340._characters)
+            x += step * io[g + 1]
+            y += step * io[g + 2]
+            t += io[g] * (COUNT_NS + SETTLE_NS)
+            continue
         for s in range(io[D_PROG_LEN + index]):
             op = io[D_PROG + PROG_WIDTH * index + s]
             if op & SPECIAL:
@@ -360,7 +407,7 @@ def dis_plan(io, br: int, t: int) -> None:
         dis_end(io, t, STOPPED)  # slave, subroutine: not on a basic 340; it waits forever
 
 
-@jit
+@jit_inline
 def dis_snapshot(io) -> None:
     """The registers at the start of a word, in Display340._snapshot's order."""
     io[D_SNAP] = io[D_X]
@@ -380,25 +427,104 @@ def dis_snapshot(io) -> None:
     io[D_SNAP + 14] = io[D_RFD]
 
 
-@jit
+@jit_inline
 def dis_start(io, t0: int) -> None:
     """DATA SYNC at ``t0``: the next 18-bit word from the buffer (Display340._start)."""
     br = (io[D_IB] >> 18) & M18
     io[D_IB] = (io[D_IB] << 18) & M36
     io[D_IBC] -= 1
     io[D_WORDS] += 1
-    dis_snapshot(io)
-    io[D_MARK] = io[D_PLOG] + io[D_PN]
+    dis_snapshot(io)  # (its points, and D_MARK, come with dis_replay)
     io[D_HALF_BR] = br
     io[D_HALF_T0] = t0
     io[D_LP_USED] = 1 if io[D_LP_ENABLE] or io[D_LP_FIND] or io[D_LP_FLAG] else 0
     io[D_STATE] = BUSY
     io[D_RFD] = 0
     io[D_VIS + 5] = 0
+    dis_log(io, br, t0)
     dis_plan(io, br, t0)
 
 
+@jit_inline
+def dis_log(io, br: int, t0: int) -> None:
+    """Keep the word and the state it starts from, to draw its points later."""
+    n = io[D_WN]
+    if n >= WCAP:
+        return  # (the loop asked the host to take the words before this could be)
+    k = (io[D_WHEAD] + n) & (WCAP - 1)
+    io[D_WT + k] = t0
+    io[D_WS + k] = (
+        br
+        | (io[D_X] << 18)
+        | (io[D_Y] << 28)
+        | (io[D_MODE] << 38)
+        | (io[D_SCALE] << 41)
+        | (io[D_INTENSITY] << 43)
+        | (io[D_SHIFT] << 46)
+    )
+    io[D_WN] = n + 1
+
+
+@jit_inline
+def dis_forget(io, horizon: int) -> None:
+    """Forget the words that started before ``horizon``: their points are older than
+    the host keeps."""
+    while io[D_WN] and io[D_WT + io[D_WHEAD]] < horizon:
+        io[D_WHEAD] = (io[D_WHEAD] + 1) & (WCAP - 1)
+        io[D_WN] -= 1
+
+
+@jit_inline
+def dis_full(io, now: int) -> bool:
+    """Whether the host must take the words now: the ring is nearly full with words
+    whose points it keeps."""
+    if io[D_WN] <= WFULL:
+        return False
+    if io[D_KEEP] >= 0:
+        dis_forget(io, now - io[D_KEEP] - LATE_NS)
+    return io[D_WN] > WFULL
+
+
 @jit
+def dis_replay(io, horizon: int) -> int:
+    """Draw the points of the kept words from the oldest, into the point buffer, until
+    it is nearly full; words that started before ``horizon`` are forgotten unseen.
+    Each word is worked out again from the state it started from, with its points on,
+    and the 340's registers are left as they were.  Returns the words left."""
+    dis_forget(io, horizon)
+    for i in range(D_SAVED - D - 1):
+        io[D_SAVE + i] = io[D + 1 + i]
+    head = io[D_EV_HEAD]
+    n = io[D_EV_N]
+    mark = io[D_MARK]
+    io[D_DRAW] = 1
+    while io[D_WN] and io[D_PN] <= PFULL:
+        k = io[D_WHEAD]
+        w = io[D_WS + k]
+        io[D_X] = (w >> 18) & 0o1777
+        io[D_Y] = (w >> 28) & 0o1777
+        io[D_MODE] = (w >> 38) & 7
+        io[D_SCALE] = (w >> 41) & 3
+        io[D_INTENSITY] = (w >> 43) & 7
+        io[D_SHIFT] = (w >> 46) & 1
+        io[D_LP_ENABLE] = 0
+        io[D_LP_FIND] = 0
+        io[D_LP_FLAG] = 0
+        if io[D_WN] == 1:
+            mark = io[D_PLOG] + io[D_PN]  # the last word is the one in progress, if any
+        dis_plan(io, w & M18, io[D_WT + k])
+        io[D_WHEAD] = (k + 1) & (WCAP - 1)
+        io[D_WN] -= 1
+    io[D_DRAW] = 0
+    for i in range(D_SAVED - D - 1):
+        io[D + 1 + i] = io[D_SAVE + i]
+    io[D_EV_HEAD] = head
+    io[D_EV_N] = n
+    io[D_MARK] = mark
+    return io[D_WN]
+
+
+@jit_inline
 def dis_advance(io, now: int) -> None:
     """What the processor sees brought up to ``now``; the next word started when the
     last has ended and the buffer holds one (Display340.advance)."""
@@ -417,7 +543,7 @@ def dis_advance(io, now: int) -> None:
         break
 
 
-@jit
+@jit_inline
 def dis_show(io) -> None:
     """The 340's state visible at once (Display340._show)."""
     io[D_VIS] = io[D_MODE]
@@ -430,7 +556,7 @@ def dis_show(io) -> None:
     io[D_VIS + 7] = io[D_Y]
 
 
-@jit
+@jit_inline
 def dis_publish(io, st) -> None:
     """CONI, DATAI, request lines and next event, as the bus publishes a host device's."""
     mode = io[D_VIS]
@@ -463,7 +589,7 @@ def dis_publish(io, st) -> None:
     st[EVENT] = min(st[CLOCK_NEXT], st[HOST_EVENT], t)
 
 
-@jit
+@jit_inline
 def dis_cono(io, now: int, value: int) -> bool:
     """CONO DIS, between words; False (nothing done) in the middle of one, which the
     device replays (Display340.cono)."""
@@ -493,7 +619,7 @@ def dis_cono(io, now: int, value: int) -> bool:
     return True
 
 
-@jit
+@jit_inline
 def dis_datao(io, now: int, word: int) -> None:
     """DATAO or BLKO DIS, (Display340.datao)."""
     dis_advance(io, now)
@@ -515,7 +641,7 @@ def dis_service(io, st) -> int:
         return 0
     dis_advance(io, st[TIME])
     dis_publish(io, st)
-    if io[D_PN] > PFULL:
+    if dis_full(io, st[TIME]):
         return REASON_POINTS
     return 0
 
@@ -545,6 +671,6 @@ def dis_deliver(io, st, ioq) -> int:
     dis_publish(io, st)
     if n > k:
         return REASON_IO
-    if io[D_PN] > PFULL:
+    if dis_full(io, st[TIME]):
         return REASON_POINTS
     return 0

@@ -19,7 +19,7 @@ from typing import Any
 from .. import jit as jitmod
 from . import loop, routine_modules, translate
 
-_MODULES = routine_modules()
+MODULES = routine_modules()
 
 
 def _plain_functions() -> dict[str, Callable[..., Any]]:
@@ -28,9 +28,9 @@ def _plain_functions() -> dict[str, Callable[..., Any]]:
     Built over copies of the modules' namespaces, so they stay plain after
     :func:`pdp6.jit.compile_modules` has put numba dispatchers in the modules.
     """
-    namespaces = {m.__name__: dict(vars(m)) for m in _MODULES}
+    namespaces = {m.__name__: dict(vars(m)) for m in MODULES}
     plain: dict[int, types.FunctionType] = {}
-    for m in _MODULES:
+    for m in MODULES:
         for obj in vars(m).values():
             f = getattr(obj, "py_func", obj)
             if isinstance(f, types.FunctionType) and f.__module__ in namespaces:
@@ -53,7 +53,7 @@ def _plain_functions() -> dict[str, Callable[..., Any]]:
 def compiled() -> Callable[..., int]:
     """``loop.run`` compiled by numba (the routines are compiled on their first call, or
     loaded from numba's cache)."""
-    jitmod.compile_modules(_MODULES)
+    jitmod.compile_modules(MODULES)
     return loop.run  # type: ignore[no-any-return]
 
 

@@ -55,7 +55,7 @@ REASON_BREAK = 2
 REASON_LIMIT = 3
 REASON_EVENT = 4  # a host device is due for service
 REASON_IO = 5  # the step queued I/O for host devices
-REASON_POINTS = 6  # the 340's point buffer wants emptying (``pdp6.cpu.dis340``)
+REASON_POINTS = 6  # the host must take the 340's words (``pdp6.cpu.dis340``)
 REASON_NAMES = ("none", "halt", "breakpoint", "limit", "event", "io", "points")
 
 # PC-word flags (left half)

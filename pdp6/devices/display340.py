@@ -236,6 +236,14 @@ class PointLog:
         self.i.append(intensity)
         self.t.append(t)
 
+    def take(self, io: Any, n: int) -> None:
+        """Append the first ``n`` points of the execute loop's buffer (``pdp6.cpu.dis340``)."""
+        np = _np()
+        columns = ((self.x, L.D_PX, np.uint16), (self.y, L.D_PY, np.uint16),
+                   (self.i, L.D_PI, np.uint8), (self.t, L.D_PT, np.int64))  # fmt: skip
+        for column, base, kind in columns:
+            column.frombytes(np.asarray(io[base : base + n]).astype(kind).tobytes())
+
     def truncate(self, n: int) -> None:
         """Keep only the first ``n`` points."""
         for a in (self.x, self.y, self.i, self.t):
@@ -490,7 +498,11 @@ class Display340(Device):
             io[L.D_PROG_LEN + index] = len(prog)
             for j, op in enumerate(prog):
                 io[L.D_PROG + L.PROG_WIDTH * index + j] = op
-        io[L.D_PN] = 0
+            g = _glyph_table(index, 0)  # steps, end and extent in units, or a special code
+            shape = (-1, 0, 0, 0, 0, 0, 0) if g is None else g[3:]
+            for j, v in enumerate(shape):
+                io[L.D_GLYPH + L.GLYPH_WIDTH * index + j] = v
+        io[L.D_WN] = io[L.D_PN] = 0
         self._shared = True
 
     def detached(self) -> None:
@@ -510,24 +522,28 @@ class Display340(Device):
         return self._points
 
     def _take_points(self) -> None:
-        """Move the points the execute loop drew into ``points``."""
-        if not self._shared:
+        """Draw the points of the words the execute loop worked out (it keeps the words,
+        and draws their points only when someone looks: most are never looked at)."""
+        if not self._shared or not self._regs[L.D_WN]:
             return
-        io = self._regs
-        n = int(io[L.D_PN])
-        if not n:
-            return
+        machine = self.bus.machine  # type: ignore[union-attr]
+        replay = machine.loop_routine("dis_replay")
+        horizon = -1 if self.keep_ns is None else self.now - self.keep_ns - L.LATE_NS
         log = self._points
-        for column, base, kind in ((log.x, L.D_PX, "uint16"), (log.y, L.D_PY, "uint16"),
-                                   (log.i, L.D_PI, "uint8"), (log.t, L.D_PT, "int64")):  # fmt: skip
-            column.frombytes(_np().asarray(io[base : base + n]).astype(kind).tobytes())
-        io[L.D_PN] = 0
+        while True:
+            io = machine._io
+            io[L.D_PLOG] = len(log)
+            left = replay(io, horizon)
+            log.take(io, int(io[L.D_PN]))
+            io[L.D_PN] = 0
+            if not left:
+                break
         io[L.D_PLOG] = len(log)
 
     def after_loop(self) -> None:
-        """After each stretch of the execute loop: take the points it drew, and forget
-        the oldest if the log is long (see ``keep_ns``)."""
-        if self._shared and self._regs[L.D_PN]:
+        """After each stretch of the execute loop: if it has kept as many words as it can,
+        draw them (see ``keep_ns``)."""
+        if self._shared and self._regs[L.D_WN] > L.WFULL:
             self._take_points()
             self._trim_old(self.now)
 
@@ -542,6 +558,7 @@ class Display340(Device):
         io = self._regs
         io[L.D_FAST] = int(fast)
         io[L.D_PLOG] = len(self._points)
+        io[L.D_KEEP] = -1 if self.keep_ns is None else self.keep_ns
         if not fast:
             return None
         head = self._events[0][0] if self._events else NEVER

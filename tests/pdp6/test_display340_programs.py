@@ -17,6 +17,7 @@ import pytest
 
 import midas
 from pdp6 import Machine, jit
+from pdp6.cpu import dis340 as L
 from pdp6.devices import chargen342 as cg
 from pdp6.devices.display340 import Display340, attach_display
 from pdp6.render import load_png, render, save_png
@@ -311,3 +312,29 @@ def test_attach_display_writes_png_and_gif(tmp_path: Path) -> None:
         frames = g.n_frames
     # one frame per 5 ms of emulated time
     assert frames == m.elapsed_ns // 5_000_000
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpreter"])
+def test_the_loops_340_draws_points_when_looked_at_and_forgets_old_ones(
+    engine: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The loop keeps the words it works out and draws their points only when someone
+    looks; a word older than ``keep_ns`` may be forgotten unseen, but every point the
+    host keeps is the one the device's code draws."""
+    if engine == "compiled" and not jit.ENABLED:
+        pytest.skip("numba is off")
+    keep = 3_000_000  # 3 emulated ms: a few of the program's refreshes
+    got = {}
+    for in_loop in (False, True):
+        monkeypatch.setattr(Display340, "in_loop", in_loop)
+        m, d, _ = loaded("dis340_refresh.mid", engine)
+        d.keep_ns = keep
+        assert m.run(max_instructions=5_000_000).reason == "halt"
+        if in_loop:
+            assert d._regs[L.D_WN] > 0  # kept, not drawn yet
+        got[in_loop] = (d.points.as_tuples(), m.elapsed_ns)
+    (host, end), (loop, loop_end) = got[False], got[True]
+    assert loop_end == end
+    recent = [p for p in host if p[3] >= end - keep]
+    assert recent and loop[-len(recent) :] == recent
+    assert set(loop) <= set(host)
