@@ -66,6 +66,10 @@ class AutoEngine:
             self.engine = "python"
             self.pending = True
             self.child = _spawn_builder()
+            if self.child is not None:
+                from .cpu import helper
+
+                helper.spare_a_core()  # the build takes the second core
 
     def poll(self, machine: Machine) -> bool:
         """Move ``machine`` to the compiled engine if it has become ready (looked at
