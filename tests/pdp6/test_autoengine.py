@@ -68,6 +68,7 @@ def cold_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """numba's cache as on a fresh machine; the builder child replaced by a recorder."""
     monkeypatch.setattr(jit, "ENABLED", True)
     monkeypatch.setattr(jit, "CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(helper, "_spoken_for", 0)  # (a build spares a core: not for long)
     spawned: list[object] = []
 
     class FakeChild:
@@ -139,7 +140,6 @@ def test_while_the_build_runs_the_python_engine_spares_its_core(
     """On two cores the build takes one: the python engine translates without a helper
     process, which would take the session's own core (the first move 2-3x slower)."""
     monkeypatch.setattr(helper, "cores", lambda: 2)
-    monkeypatch.setattr(helper, "_spoken_for", 0)
     monkeypatch.delenv(helper.ENV, raising=False)
     assert helper.wanted()
     auto = AutoEngine(say=lambda text: None)
