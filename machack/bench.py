@@ -107,6 +107,7 @@ class RefreshCost:
     nodes: str
     emulated_s: float
     wall_s: float
+    cpu_s: float  # this process's CPU time (steadier than the wall time on a shared host)
     main_lists: int  # main lists the 340 drew during the search
     clock_lists: int
 
@@ -125,30 +126,31 @@ def time_display(mode: str | None, setting: str | None, depth: int) -> RefreshCo
         session.command(move)
     peek = session.peek
     main0, clocks0 = peek("DSNRF"), peek("DSNCK")
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     reply = session.command("GO")
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     move = reply.after_ack[0].split()[-1] if reply.after_ack else "-"
     words = (session.command("STATS").first("TIME ") or "").split()
     nodes = words[4] if len(words) > 4 else "?"
-    return RefreshCost(mode, move, nodes, reply.emulated_us / 1e6, wall,
+    return RefreshCost(mode, move, nodes, reply.emulated_us / 1e6, wall, cpu,
                        peek("DSNRF") - main0, peek("DSNCK") - clocks0)  # fmt: skip
 
 
-def display_cost_lines(depth: int = 3) -> list[str]:
+def display_cost_lines(depth: int = 4) -> list[str]:
     """The refresh's share of a search's emulated time, by display mode."""
     bare = time_display(None, None, depth)
     lines = [f"{'Type 340 refresh during a search':<30} {'move':<7} {'nodes':>6} {'PDP-6 s':>8} "
-             f"{'cost':>6} {'main/s':>7} {'wall s':>7}",
+             f"{'cost':>6} {'main/s':>7} {'wall s':>7} {'CPU s':>6} {'x bare':>6}",
              f"{'no 340':<30} {bare.move:<7} {bare.nodes:>6} {bare.emulated_s:>8.2f} "
-             f"{'':>6} {'':>7} {bare.wall_s:>7.2f}"]  # fmt: skip
+             f"{'':>6} {'':>7} {bare.wall_s:>7.2f} {bare.cpu_s:>6.2f}"]  # fmt: skip
     for name, setting in DISPLAY_MODES:
         r = time_display(name, setting, depth)
         share = (r.emulated_s - bare.emulated_s) / r.emulated_s
         same = "" if (r.move, r.nodes) == (bare.move, bare.nodes) else "  (a different search!)"
         rate = r.main_lists / r.emulated_s
         lines.append(f"{name:<30} {r.move:<7} {r.nodes:>6} {r.emulated_s:>8.2f} "
-                     f"{share:>6.1%} {rate:>7.1f} {r.wall_s:>7.2f}{same}")  # fmt: skip
+                     f"{share:>6.1%} {rate:>7.1f} {r.wall_s:>7.2f} {r.cpu_s:>6.2f} "
+                     f"{r.cpu_s / bare.cpu_s:>6.2f}{same}")  # fmt: skip
     return lines
 
 
@@ -210,7 +212,7 @@ def run(
         agreement(echo, agreement_every)
     if display_cost:
         echo("")
-        echo("the Type 340 (1967 game 3 before 13. B-KR4, depth 3; cost: the refresh's share "
+        echo("the Type 340 (1967 game 3 before 13. B-KR4, depth 4; cost: the refresh's share "
              "of the move's PDP-6 time; main/s: main lists drawn a PDP-6 second) ...")  # fmt: skip
         for line in display_cost_lines():
             echo(line)

@@ -58,6 +58,12 @@ How it is simulated
     word up to its time too, and is remembered, so that a later replay of the same
     word clears the light pen at the same moment.
 
+    On a machine, the execute loop does that work itself (:mod:`pdp6.cpu.dis340`, the
+    same statements in the loop's subset of Python) while no light pen is involved and
+    no word is being replayed: the registers live in the machine's ``io`` array, where
+    both work on them, and the loop keeps the words it worked out, whose points are
+    drawn when ``points`` is read.  This code takes over for the rest.
+
 Host side
     ``points`` (a :class:`PointLog`) is the list of intensified points with times;
     :mod:`pdp6.render` turns it into frames with P7 phosphor decay (PNG, animated GIF,
