@@ -124,6 +124,17 @@ RIGHT, LEFT, UP, DOWN, INTENSIFY = 0o10, 0o14, 0o02, 0o03, 0o20
 ESCAPE, CR, SHIFT_IN, SHIFT_OUT = 0o40, 0o100, 0o200, 0o400
 SPECIAL = ESCAPE | CR | SHIFT_IN | SHIFT_OUT
 BLKI, DATAI, BLKO, DATAO, CONO = 0, 1, 2, 3, 4
+# What the processor sees, in D_VIS's order; the registers in Display340._snapshot's order
+VIS_SLOTS = (D_MODE, D_HEF, D_VEF, D_LP_FLAG, D_STOP_INT, D_RFD, D_X, D_Y)
+SNAP_SLOTS = (D_X, D_Y, D_MODE, D_SCALE, D_INTENSITY, D_LP_ENABLE, D_LP_FIND, D_LP_FLAG,
+              D_SHIFT, D_STOP, D_STOP_INT, D_BR, D_HEF, D_VEF, D_RFD)  # fmt: skip
+
+
+@jit_inline
+def dis_copy(io, dest: int, slots: tuple[int, ...], n: int) -> None:
+    """The ``n`` registers ``slots`` into consecutive slots from ``dest``."""
+    for j in range(n):
+        io[dest + j] = io[slots[j]]
 
 
 @jit_inline
@@ -134,14 +145,7 @@ def dis_emit(io, t: int) -> None:
         return  # (a word queues at most three)
     k = D_EV + EV_WIDTH * ((io[D_EV_HEAD] + n) % EV_MAX)
     io[k] = t
-    io[k + 1] = io[D_MODE]
-    io[k + 2] = io[D_HEF]
-    io[k + 3] = io[D_VEF]
-    io[k + 4] = io[D_LP_FLAG]
-    io[k + 5] = io[D_STOP_INT]
-    io[k + 6] = io[D_RFD]
-    io[k + 7] = io[D_X]
-    io[k + 8] = io[D_Y]
+    dis_copy(io, k + 1, VIS_SLOTS, 8)
     io[D_EV_N] = n + 1
 
 
@@ -410,21 +414,7 @@ def dis_plan(io, br: int, t: int) -> None:
 @jit_inline
 def dis_snapshot(io) -> None:
     """The registers at the start of a word, in Display340._snapshot's order."""
-    io[D_SNAP] = io[D_X]
-    io[D_SNAP + 1] = io[D_Y]
-    io[D_SNAP + 2] = io[D_MODE]
-    io[D_SNAP + 3] = io[D_SCALE]
-    io[D_SNAP + 4] = io[D_INTENSITY]
-    io[D_SNAP + 5] = io[D_LP_ENABLE]
-    io[D_SNAP + 6] = io[D_LP_FIND]
-    io[D_SNAP + 7] = io[D_LP_FLAG]
-    io[D_SNAP + 8] = io[D_SHIFT]
-    io[D_SNAP + 9] = io[D_STOP]
-    io[D_SNAP + 10] = io[D_STOP_INT]
-    io[D_SNAP + 11] = io[D_BR]
-    io[D_SNAP + 12] = io[D_HEF]
-    io[D_SNAP + 13] = io[D_VEF]
-    io[D_SNAP + 14] = io[D_RFD]
+    dis_copy(io, D_SNAP, SNAP_SLOTS, 15)
 
 
 @jit_inline
@@ -546,14 +536,7 @@ def dis_advance(io, now: int) -> None:
 @jit_inline
 def dis_show(io) -> None:
     """The 340's state visible at once (Display340._show)."""
-    io[D_VIS] = io[D_MODE]
-    io[D_VIS + 1] = io[D_HEF]
-    io[D_VIS + 2] = io[D_VEF]
-    io[D_VIS + 3] = io[D_LP_FLAG]
-    io[D_VIS + 4] = io[D_STOP_INT]
-    io[D_VIS + 5] = io[D_RFD]
-    io[D_VIS + 6] = io[D_X]
-    io[D_VIS + 7] = io[D_Y]
+    dis_copy(io, D_VIS, VIS_SLOTS, 8)
 
 
 @jit_inline
