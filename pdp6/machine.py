@@ -283,6 +283,8 @@ class Machine:
         self.apr._st = self.pi._st = self._st
         self._run = runner
         self.engine = engine
+        if getattr(self, "bus", None) is not None:
+            self.bus.refresh()  # (a device that keeps state in the arrays finds the new ones)
 
     def loop_routine(self, name: str) -> Any:
         """A routine of the execute loop's source as this machine's engine runs it

@@ -439,7 +439,10 @@ class Display340(Device):
     def __init__(self, keep_ns: int | None = None) -> None:
         super().__init__()
         self._own: list[int] = [0] * L.D_PN  # the slots, until attached to a machine
-        self._shared = False  # the slots are the machine's (attached())
+        # Where the slots are: the machine's io array once attached (attached(); looked up
+        # again at every loop_state, as the array changes when the machine changes engine).
+        self._regs: Any = self._own
+        self._shared = False
         self._points = PointLog()
         self.keep_ns = keep_ns
         self._trim_floor = 0  # see advance
@@ -486,11 +489,6 @@ class Display340(Device):
         self.datao_count = 0
 
     # ------------------------------------------------------------------ the loop's share
-    @property
-    def _regs(self) -> Any:
-        """Where the registers are: the machine's ``io`` array once attached to one."""
-        return self.bus.machine._io if self._shared else self._own  # type: ignore[union-attr]
-
     def attached(self) -> None:
         """On a machine's bus: the registers move into its ``io`` array, with the 342's
         stroke programs, so that the execute loop can run the 340."""
@@ -509,16 +507,18 @@ class Display340(Device):
             for j, v in enumerate(shape):
                 io[L.D_GLYPH + L.GLYPH_WIDTH * index + j] = v
         io[L.D_WN] = io[L.D_PN] = 0
+        self._regs = io
         self._shared = True
 
     def detached(self) -> None:
         """Off the bus: the registers (and the points the loop drew) come back here."""
         if self._shared:
             self._take_points()
-            io = self.bus.machine._io  # type: ignore[union-attr]
+            io = self._regs
             self._own[L.D : L.D_PN] = [int(v) for v in io[L.D : L.D_PN]]
             self._own[L.D_FAST] = 0
             io[L.D_FAST] = 0
+            self._regs = self._own
             self._shared = False
 
     @property
@@ -559,6 +559,7 @@ class Display340(Device):
         its next visible change, the next time the host wants it: a frame)."""
         if not self._shared:
             return None
+        self._regs = self.bus.machine._io  # type: ignore[union-attr]
         fast = (self.in_loop and self.pen is None and self._gen is None and not self._resumes
                 and not self._clears and not self.lp_find and not self.lp_flag)  # fmt: skip
         io = self._regs

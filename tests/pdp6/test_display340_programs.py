@@ -338,3 +338,22 @@ def test_the_loops_340_draws_points_when_looked_at_and_forgets_old_ones(
     recent = [p for p in host if p[3] >= end - keep]
     assert recent and loop[-len(recent) :] == recent
     assert set(loop) <= set(host)
+
+
+@pytest.mark.parametrize(("first", "then"), [("interpreter", "python"), ("python", "compiled")])
+def test_the_loops_340_goes_on_across_a_change_of_engine(first: str, then: str) -> None:
+    """The 340's registers live in the machine's arrays, which a change of engine
+    converts: the run goes on to the same points, registers and time."""
+    if "compiled" in (first, then) and not jit.ENABLED:
+        pytest.skip("numba is off")
+    ref, d_ref, _ = loaded("dis340_refresh.mid", first)
+    assert ref.run(max_instructions=5_000_000).reason == "halt"
+    m, d, _ = loaded("dis340_refresh.mid", first)
+    m.run(max_instructions=3_000)
+    m.switch_engine(then)
+    assert m.run(max_instructions=5_000_000).reason == "halt"
+    assert d.points.as_tuples() == d_ref.points.as_tuples()
+    assert [getattr(d, r.attr) for r in d.registers] == [
+        getattr(d_ref, r.attr) for r in d_ref.registers
+    ]
+    assert m.elapsed_ns == ref.elapsed_ns
