@@ -303,12 +303,30 @@ def agreement(echo: Callable[[str], None], every: int) -> None:
 @dataclass
 class FirstStart:
     prompt_s: float  # from the command to its first prompt
+    reply_s: float  # from typing FIRST_SEARCHED[-1] to the machine's (searched) answer
     engine_ready_s: float | None  # until the compiled engine was in the cache (cold start)
 
 
+# White's moves to the first reply that is searched, not taken from the book: after
+# 1. P-KR4 P-Q4 (book), 2. P-QR4 is answered by a depth-4 search (2.1 million instructions).
+FIRST_SEARCHED = (b"P-KR4", b"P-QR4")
+
+
+def _until_prompt(play: subprocess.Popen[bytes], seen: bytes, after: bytes = b"") -> bytes:
+    """Read ``play``'s output until it waits at its ``*`` prompt (after ``after``)."""
+    assert play.stdout is not None
+    while not (seen.rstrip().endswith(b"*") and after in seen):
+        chunk = play.stdout.read1(4096)
+        if not chunk:
+            raise RuntimeError(f"machack play ended before its prompt: {seen[-200:]!r}")
+        seen += chunk
+    return seen
+
+
 def time_first_start(cache: Path, wait_for_engine: bool) -> FirstStart:
-    """Start ``machack play`` with its caches in ``cache`` and time its first prompt;
-    with ``wait_for_engine``, also the background build of the compiled engine."""
+    """Start ``machack play`` with its caches in ``cache`` and time its first prompt and
+    its first searched reply; with ``wait_for_engine``, also the background build of the
+    compiled engine."""
     env = dict(os.environ, XDG_CACHE_HOME=str(cache), NUMBA_CACHE_DIR=str(cache / "numba"))
     t0 = time.perf_counter()
     play = subprocess.Popen(
@@ -319,13 +337,14 @@ def time_first_start(cache: Path, wait_for_engine: bool) -> FirstStart:
         env=env,
     )
     assert play.stdout is not None and play.stdin is not None
-    seen = b""
-    while not seen.endswith(b"*"):
-        chunk = play.stdout.read1(4096)
-        if not chunk:
-            raise RuntimeError(f"machack play ended before its prompt: {seen[-200:]!r}")
-        seen += chunk
+    seen = _until_prompt(play, b"")
     prompt = time.perf_counter() - t0
+    for number, move in enumerate(FIRST_SEARCHED, 1):
+        play.stdin.write(move + b"\n")
+        play.stdin.flush()
+        t1 = time.perf_counter()
+        seen = _until_prompt(play, seen, f"{number}. ... ".encode())
+    reply = time.perf_counter() - t1
     ready: float | None = None
     if wait_for_engine:
         while not list((cache / "numba").glob(f"*/*/{jit.READY_MARK}")):
@@ -333,7 +352,7 @@ def time_first_start(cache: Path, wait_for_engine: bool) -> FirstStart:
         ready = time.perf_counter() - t0
     play.stdin.close()
     play.wait(timeout=60)
-    return FirstStart(prompt, ready)
+    return FirstStart(prompt, reply, ready)
 
 
 def first_start_lines() -> list[str]:
@@ -345,7 +364,9 @@ def first_start_lines() -> list[str]:
              if cold.engine_ready_s is not None else "")  # fmt: skip
     return [
         f"{'first prompt, empty caches':<36} {cold.prompt_s:>7.2f} s{built}",
+        f"{'first searched reply, empty caches':<36} {cold.reply_s:>7.2f} s",
         f"{'first prompt, warm caches':<36} {warm.prompt_s:>7.2f} s",
+        f"{'first searched reply, warm caches':<36} {warm.reply_s:>7.2f} s",
     ]
 
 
