@@ -344,6 +344,13 @@ class _Events:
     def __iter__(self) -> Any:
         return (self[i] for i in range(len(self)))
 
+    def head_time(self) -> int:
+        """The time of the first change, or NEVER (without building the event)."""
+        regs = self.display._regs
+        if not regs[L.D_EV_N]:
+            return NEVER
+        return int(regs[L.D_EV + L.EV_WIDTH * int(regs[L.D_EV_HEAD])])
+
     def append(self, event: tuple[int, ...]) -> None:
         regs = self.display._regs
         n = len(self)
@@ -568,8 +575,7 @@ class Display340(Device):
         io[L.D_KEEP] = -1 if self.keep_ns is None else self.keep_ns
         if not fast:
             return None
-        head = self._events[0][0] if self._events else NEVER
-        return self.requests(), head, self._frame_event()
+        return self.requests(), self._events.head_time(), self._frame_event()
 
     # ------------------------------------------------------------------ the processor
     def cono(self, value: int) -> None:
@@ -693,8 +699,7 @@ class Display340(Device):
 
     # ------------------------------------------------------------------ time
     def next_event(self) -> int:
-        t = self._events[0][0] if self._events else NEVER
-        return min(t, self._frame_event())
+        return min(self._events.head_time(), self._frame_event())
 
     def _frame_event(self) -> int:
         """When a renderer next wants to look at the screen."""
@@ -714,7 +719,7 @@ class Display340(Device):
         word when the current one has ended and the buffer holds one."""
         events = self._events
         while True:
-            while events and events[0][0] <= now:
+            while events.head_time() <= now:
                 self.vis = events.popleft()[1:]
             if self._state == BUSY and self._gen is None and self._t_end <= now:
                 self._state = self._end_state
