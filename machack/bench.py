@@ -106,6 +106,7 @@ class RefreshCost:
     nodes: str
     emulated_s: float
     wall_s: float
+    cpu_s: float  # this process's CPU time (steadier than the wall time on a shared host)
     main_lists: int  # main lists the 340 drew during the search
     clock_lists: int
 
@@ -124,30 +125,31 @@ def time_display(mode: str | None, setting: str | None, depth: int) -> RefreshCo
         session.command(move)
     peek = session.peek
     main0, clocks0 = peek("DSNRF"), peek("DSNCK")
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     reply = session.command("GO")
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     move = reply.after_ack[0].split()[-1] if reply.after_ack else "-"
     words = (session.command("STATS").first("TIME ") or "").split()
     nodes = words[4] if len(words) > 4 else "?"
-    return RefreshCost(mode, move, nodes, reply.emulated_us / 1e6, wall,
+    return RefreshCost(mode, move, nodes, reply.emulated_us / 1e6, wall, cpu,
                        peek("DSNRF") - main0, peek("DSNCK") - clocks0)  # fmt: skip
 
 
-def display_cost_lines(depth: int = 3) -> list[str]:
+def display_cost_lines(depth: int = 4) -> list[str]:
     """The refresh's share of a search's emulated time, by display mode."""
     bare = time_display(None, None, depth)
     lines = [f"{'Type 340 refresh during a search':<30} {'move':<7} {'nodes':>6} {'PDP-6 s':>8} "
-             f"{'cost':>6} {'main/s':>7} {'wall s':>7}",
+             f"{'cost':>6} {'main/s':>7} {'wall s':>7} {'CPU s':>6} {'x bare':>6}",
              f"{'no 340':<30} {bare.move:<7} {bare.nodes:>6} {bare.emulated_s:>8.2f} "
-             f"{'':>6} {'':>7} {bare.wall_s:>7.2f}"]  # fmt: skip
+             f"{'':>6} {'':>7} {bare.wall_s:>7.2f} {bare.cpu_s:>6.2f}"]  # fmt: skip
     for name, setting in DISPLAY_MODES:
         r = time_display(name, setting, depth)
         share = (r.emulated_s - bare.emulated_s) / r.emulated_s
         same = "" if (r.move, r.nodes) == (bare.move, bare.nodes) else "  (a different search!)"
         rate = r.main_lists / r.emulated_s
         lines.append(f"{name:<30} {r.move:<7} {r.nodes:>6} {r.emulated_s:>8.2f} "
-                     f"{share:>6.1%} {rate:>7.1f} {r.wall_s:>7.2f}{same}")  # fmt: skip
+                     f"{share:>6.1%} {rate:>7.1f} {r.wall_s:>7.2f} {r.cpu_s:>6.2f} "
+                     f"{r.cpu_s / bare.cpu_s:>6.2f}{same}")  # fmt: skip
     return lines
 
 
@@ -210,7 +212,7 @@ def run(
         agreement(echo, agreement_every)
     if display_cost:
         echo("")
-        echo("the Type 340 (1967 game 3 before 13. B-KR4, depth 3; cost: the refresh's share "
+        echo("the Type 340 (1967 game 3 before 13. B-KR4, depth 4; cost: the refresh's share "
              "of the move's PDP-6 time; main/s: main lists drawn a PDP-6 second) ...")  # fmt: skip
         for line in display_cost_lines():
             echo(line)
@@ -308,12 +310,30 @@ def agreement(echo: Callable[[str], None], every: int) -> None:
 @dataclass
 class FirstStart:
     prompt_s: float  # from the command to its first prompt
+    reply_s: float  # from typing FIRST_SEARCHED[-1] to the machine's (searched) answer
     engine_ready_s: float | None  # until the compiled engine was in the cache (cold start)
 
 
+# White's moves to the first reply that is searched, not taken from the book: after
+# 1. P-KR4 P-Q4 (book), 2. P-QR4 is answered by a depth-4 search (2.1 million instructions).
+FIRST_SEARCHED = (b"P-KR4", b"P-QR4")
+
+
+def _until_prompt(play: subprocess.Popen[bytes], seen: bytes, after: bytes = b"") -> bytes:
+    """Read ``play``'s output until it waits at its ``*`` prompt (after ``after``)."""
+    assert isinstance(play.stdout, io.BufferedReader)
+    while not (seen.rstrip().endswith(b"*") and after in seen):
+        chunk = play.stdout.read1(4096)
+        if not chunk:
+            raise RuntimeError(f"machack play ended before its prompt: {seen[-200:]!r}")
+        seen += chunk
+    return seen
+
+
 def time_first_start(cache: Path, wait_for_engine: bool) -> FirstStart:
-    """Start ``machack play`` with its caches in ``cache`` and time its first prompt;
-    with ``wait_for_engine``, also the background build of the compiled engine."""
+    """Start ``machack play`` with its caches in ``cache`` and time its first prompt and
+    its first searched reply; with ``wait_for_engine``, also the background build of the
+    compiled engine."""
     env = dict(os.environ, XDG_CACHE_HOME=str(cache), NUMBA_CACHE_DIR=str(cache / "numba"))
     t0 = time.perf_counter()
     play = subprocess.Popen(
@@ -323,14 +343,15 @@ def time_first_start(cache: Path, wait_for_engine: bool) -> FirstStart:
         stderr=subprocess.DEVNULL,
         env=env,
     )
-    assert isinstance(play.stdout, io.BufferedReader) and play.stdin is not None
-    seen = b""
-    while not seen.endswith(b"*"):
-        chunk = play.stdout.read1(4096)
-        if not chunk:
-            raise RuntimeError(f"machack play ended before its prompt: {seen[-200:]!r}")
-        seen += chunk
+    assert play.stdout is not None and play.stdin is not None
+    seen = _until_prompt(play, b"")
     prompt = time.perf_counter() - t0
+    for number, move in enumerate(FIRST_SEARCHED, 1):
+        play.stdin.write(move + b"\n")
+        play.stdin.flush()
+        t1 = time.perf_counter()
+        seen = _until_prompt(play, seen, f"{number}. ... ".encode())
+    reply = time.perf_counter() - t1
     ready: float | None = None
     if wait_for_engine:
         while not list((cache / "numba").glob(f"*/*/{jit.READY_MARK}")):
@@ -338,7 +359,7 @@ def time_first_start(cache: Path, wait_for_engine: bool) -> FirstStart:
         ready = time.perf_counter() - t0
     play.stdin.close()
     play.wait(timeout=60)
-    return FirstStart(prompt, ready)
+    return FirstStart(prompt, reply, ready)
 
 
 def first_start_lines() -> list[str]:
@@ -350,7 +371,9 @@ def first_start_lines() -> list[str]:
              if cold.engine_ready_s is not None else "")  # fmt: skip
     return [
         f"{'first prompt, empty caches':<36} {cold.prompt_s:>7.2f} s{built}",
+        f"{'first searched reply, empty caches':<36} {cold.reply_s:>7.2f} s",
         f"{'first prompt, warm caches':<36} {warm.prompt_s:>7.2f} s",
+        f"{'first searched reply, warm caches':<36} {warm.reply_s:>7.2f} s",
     ]
 
 

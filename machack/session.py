@@ -17,7 +17,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pdp6 import Machine
 from pdp6.devices.teletype import ScriptedHost, Teletype
 from pdp6.iobus import NEVER
 
@@ -165,6 +164,8 @@ class Session:
         self.image = image or build()
         self.budget = budget
         self.emulated_limit_s = emulated_limit_s
+        from pdp6.machine import Machine  # numpy and the engines: only for a session
+
         self.machine = Machine(engine=engine)
         self.host = ScriptedHost(b"", eof=True)
         self.tty = Teletype(self.host, baud=baud)

@@ -14,7 +14,6 @@ from pathlib import Path
 
 from pdp6.formats.hostfiles import read_input
 
-from .assembler import Assembler
 from .errors import AsmError
 from .program import Program, SourceLine
 from .source import SourceFile
@@ -70,6 +69,8 @@ def _run(main: SourceFile, old: bool, defines: Mapping[str, int]) -> Program:
     # collector's passes over them took up to a third of the time.  It runs afterwards.
     collecting = gc.isenabled()
     gc.disable()
+    from .assembler import Assembler  # the assembler proper, not imported by ``midas --help``
+
     assembler = Assembler(main, old, defines)
     try:
         return assembler.assemble()

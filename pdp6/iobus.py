@@ -6,7 +6,8 @@ attributes, listed once in ``registers`` (SIMH's ``REG`` table: name, width), wh
 for what the processor does to it.  The execute loop never calls Python; instead the
 bus publishes each device's CONI word, DATAI word and interrupt request into arrays the
 loop reads, and the loop queues every CONO, DATAO and DATAI for the bus to deliver
-before the next instruction.
+before the next instruction.  The Type 340 is the exception: the loop runs it itself
+while it may (``Device.loop_state``; :mod:`pdp6.cpu.dis340`).
 """
 
 from __future__ import annotations
@@ -123,6 +124,22 @@ class Device:
     def service(self, now: int) -> None:
         """Called once emulated time has reached ``next_event()``."""
 
+    # --- a device the execute loop runs itself (the 340: pdp6.cpu.dis340) ------------
+    def attached(self) -> None:
+        """Now on a machine's bus (``self.bus`` is set)."""
+
+    def detached(self) -> None:
+        """About to leave the bus (``self.bus`` is still set)."""
+
+    def loop_state(self) -> tuple[int, int, int] | None:
+        """None for a device the host runs (all but the 340).  A device whose work the
+        execute loop can do returns, while it may: (its request lines, its next event,
+        which the loop handles itself, and the next time the host wants it)."""
+        return None
+
+    def after_loop(self) -> None:
+        """After each stretch of the execute loop (to take what it produced)."""
+
     def register(self, name: str) -> Reg | None:
         """The register called ``name`` (any case), or None."""
         return find_register(self.registers, name)
@@ -146,6 +163,8 @@ class BusArrays(Protocol):
     _io: Any
     _deadline: int
 
+    def loop_routine(self, name: str) -> Any: ...
+
 
 class IOBus:
     """Device registry by device code; delivers queued I/O and publishes device state."""
@@ -167,12 +186,14 @@ class IOBus:
         device.bus = self
         self.devices[code] = device
         self.machine._io[code >> 2] = 1
+        device.attached()
         self.publish(device)
         return device
 
     def detach(self, code: int) -> None:
         device = self.devices.pop(code, None)
         if device is not None:
+            device.detached()
             device.bus = None
             n = code >> 2
             io = self.machine._io
@@ -198,14 +219,27 @@ class IOBus:
     def refresh(self) -> None:
         """Recompute the interrupt request lines and the next device event."""
         st = self.machine._st
-        lines = 0
-        event = NEVER
+        lines = loop_lines = 0
+        event = loop_event = NEVER
         for dev in self.devices.values():
-            lines |= dev.requests()
-            event = min(event, dev.next_event())
+            inner = dev.loop_state()
+            if inner is None:
+                lines |= dev.requests()
+                event = min(event, dev.next_event())
+            else:
+                loop_lines |= inner[0]
+                loop_event = min(loop_event, inner[1])
+                event = min(event, inner[2])
         st[S.DEVREQ] = lines
+        st[S.DIS_REQ] = loop_lines
+        st[S.DIS_EVENT] = loop_event
         st[S.HOST_EVENT] = min(event, self.machine._deadline)
-        st[S.EVENT] = min(st[S.CLOCK_NEXT], st[S.HOST_EVENT])
+        st[S.EVENT] = min(st[S.CLOCK_NEXT], st[S.HOST_EVENT], loop_event)
+
+    def after_loop(self) -> None:
+        """After each stretch of the execute loop: devices take what it produced."""
+        for dev in self.devices.values():
+            dev.after_loop()
 
     def deliver(self, dev7: int, func: int, word: int) -> None:
         """Hand one queued I/O operation to its device."""

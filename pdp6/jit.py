@@ -1,9 +1,13 @@
 """Choose the engine: numba-compiled or plain Python, from one source.
 
-Every function of the execute loop is decorated with :func:`jit`.  When numba is
-installed and ``PDP6_NOJIT`` is not set, it compiles the function (cached on disk);
-otherwise the decorator returns the function unchanged and the very same source runs
-as ordinary Python.  ``ENABLED`` tells which engine this process uses.
+Every function of the execute loop is decorated with :func:`jit` (or
+:func:`jit_inline`), which only marks it: importing the loop costs no numba, so a
+command that never runs the compiled engine (``midas``, ``--help``, a session on the
+python engine) starts in a fraction of a second.  The first machine on the compiled
+engine calls :func:`compile_modules`, which imports numba and puts a compiled
+dispatcher (cached on disk) in place of every marked function.  ``ENABLED`` says whether
+this process can have the compiled engine: numba is installed and ``PDP6_NOJIT`` is not
+set.
 """
 
 from __future__ import annotations
@@ -11,14 +15,17 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import importlib.util
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any, TypeVar
 
 import platformdirs
 
 F = TypeVar("F", bound=Callable[..., Any])
+_NUMBA = importlib.util.find_spec("numba")  # found, not imported
 
 
 def _cache_dir() -> str:
@@ -37,26 +44,18 @@ def _cache_dir() -> str:
     for path in sorted(sources):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
-    try:  # a cache built by another numba is not this one's
-        from importlib.metadata import version
-
-        digest.update(version("numba").encode())
-    except Exception:  # pragma: no cover - numba missing or unreadable metadata
-        pass
+    # A cache built by another numba is not this one's: its version file is in the key
+    # (read rather than asked of importlib.metadata, which takes longer than the rest).
+    version = Path(str(_NUMBA.origin)).parent / "_version.py" if _NUMBA else None
+    if version is not None and version.exists():
+        digest.update(version.read_bytes())
     root = Path(os.environ.get("NUMBA_CACHE_DIR") or platformdirs.user_cache_dir())
     return str(root / "pdp6-numba" / digest.hexdigest()[:16])
 
 
-ENABLED = False
-CACHE_DIR = ""
-if os.environ.get("PDP6_NOJIT", "") in ("", "0"):
-    try:  # numba is optional: without it we fall back to plain Python
-        import numba
-
-        CACHE_DIR = numba.config.CACHE_DIR = _cache_dir()
-        ENABLED = True
-    except ImportError:  # pragma: no cover - depends on the environment
-        ENABLED = False
+# numba is optional: without it (or with PDP6_NOJIT set) the plain-Python engines run.
+ENABLED = os.environ.get("PDP6_NOJIT", "") in ("", "0") and _NUMBA is not None
+CACHE_DIR = _cache_dir() if ENABLED else ""
 
 READY_MARK = "compiled-engine-ready"
 BUILD_LOCK = "build.lock"
@@ -80,10 +79,12 @@ def mark_compiled_ready() -> None:
         pass
 
 
+_MARK = "_pdp6_jit"  # the attribute by which jit and jit_inline mark a function
+
+
 def jit(func: F) -> F:
-    """Compile ``func`` with numba (nopython, cached) when the compiled engine is on."""
-    if ENABLED:
-        return numba.njit(cache=True, nogil=True, _nrt=False)(func)
+    """Mark ``func`` to be compiled by numba (nopython, cached) by :func:`compile_modules`."""
+    setattr(func, _MARK, {})
     return func
 
 
@@ -94,9 +95,30 @@ def jit_inline(func: F) -> F:
     effective address): a call passes each array as a large struct, which costs more
     than the work itself.
     """
-    if ENABLED:
-        return numba.njit(cache=True, nogil=True, _nrt=False, inline="always")(func)
+    setattr(func, _MARK, {"inline": "always"})
     return func
+
+
+def compile_modules(modules: tuple[ModuleType, ...]) -> None:
+    """Put a numba dispatcher in place of every marked function in ``modules``, in every
+    namespace that names it (a routine imported by another module is the same
+    dispatcher there).  Once per process; numba compiles each on its first call, or
+    loads it from the on-disk cache."""
+    if not ENABLED:
+        raise RuntimeError("numba is not available (or PDP6_NOJIT is set)")
+    import numba
+
+    numba.config.CACHE_DIR = CACHE_DIR
+    compiled: dict[int, Any] = {}
+    for module in modules:
+        for obj in vars(module).values():
+            options = getattr(obj, _MARK, None)  # (a dispatcher shows its function's too)
+            if options is not None and not hasattr(obj, "py_func") and id(obj) not in compiled:
+                compiled[id(obj)] = numba.njit(cache=True, nogil=True, _nrt=False, **options)(obj)
+    for module in modules:
+        for name, obj in list(vars(module).items()):
+            if id(obj) in compiled:
+                setattr(module, name, compiled[id(obj)])
 
 
 @contextlib.contextmanager

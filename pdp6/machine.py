@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from . import jit, timing
-from .cpu import engines, optable
+from .cpu import dis340, engines, optable
 from .cpu import state as S
 from .iobus import NEVER, D, IOBus, Reg, find_register
 from .memory import ADDRESS_SPACE, Memory
@@ -190,7 +190,7 @@ class Machine:
         self.engine = ""
         self._mem: Any = np.zeros(ADDRESS_SPACE, dtype=np.int64)
         self._st: Any = np.zeros(S.SIZE, dtype=np.int64)
-        self._io: Any = np.zeros(384, dtype=np.int64)
+        self._io: Any = np.zeros(dis340.IO_SIZE, dtype=np.int64)
         self._ioq: Any = np.zeros(3 * S.IOQ_MAX, dtype=np.int64)
         self._optab: Any = optable.build()
         self._bp: Any = np.zeros(ADDRESS_SPACE, dtype=np.uint8)
@@ -206,7 +206,7 @@ class Machine:
         st[S.MEMSIZE] = core_words
         st[S.CLOCK_PERIOD] = timing.CLOCK_PERIOD_NS
         st[S.CLOCK_NEXT] = timing.CLOCK_PERIOD_NS
-        st[S.HOST_EVENT] = NEVER
+        st[S.HOST_EVENT] = st[S.DIS_EVENT] = NEVER
         st[S.EVENT] = timing.CLOCK_PERIOD_NS
 
     # --- registers ------------------------------------------------------------------
@@ -283,6 +283,16 @@ class Machine:
         self.apr._st = self.pi._st = self._st
         self._run = runner
         self.engine = engine
+        if getattr(self, "bus", None) is not None:
+            self.bus.refresh()  # (a device that keeps state in the arrays finds the new ones)
+
+    def loop_routine(self, name: str) -> Any:
+        """A routine of the execute loop's source as this machine's engine runs it
+        (compiled, or plain Python over lists), for a device that shares the loop's
+        work (the 340's ``dis_replay``)."""
+        if self.engine == "compiled":
+            return next(getattr(m, name) for m in engines.MODULES if hasattr(m, name))
+        return engines.plain()[name]
 
     # --- devices --------------------------------------------------------------------
     def attach(self, device: D) -> D:
@@ -310,6 +320,7 @@ class Machine:
         st[S.IOQ_N] = 0
         for i in range(n):
             self.bus.deliver(int(q[3 * i]), int(q[3 * i + 1]), int(q[3 * i + 2]))
+        self.bus.after_loop()
 
     def run(self, max_instructions: int | None = None, until_us: float | None = None) -> Stop:
         """Run until a halt, a breakpoint, ``max_instructions`` or emulated ``until_us``.

@@ -1,12 +1,11 @@
 """36-bit word arithmetic: masks, sign, halves, swaps and 72-bit pairs.
 
 Words are kept as non-negative Python/NumPy integers below 2**36.  The helpers are
-plain functions usable from the compiled execute loop as well as from tools.
+plain functions for the tools (the execute loop has its own, in ``pdp6.cpu``), so the
+assembler that imports this module never imports numba.
 """
 
 from __future__ import annotations
-
-from .jit import jit
 
 WORD_BITS = 36
 MASK36 = (1 << 36) - 1
@@ -16,37 +15,31 @@ SIGN18 = 1 << 17
 LH_ONE = 1 << 18  # 1,,0
 
 
-@jit
 def to_signed(w: int) -> int:
     """Two's-complement value of a 36-bit word."""
     return w - (1 << 36) if w & SIGN36 else w
 
 
-@jit
 def from_signed(v: int) -> int:
     """The 36-bit word holding ``v`` modulo 2**36."""
     return v & MASK36
 
 
-@jit
 def lh(w: int) -> int:
     """Left half (bits 0-17)."""
     return (w >> 18) & MASK18
 
 
-@jit
 def rh(w: int) -> int:
     """Right half (bits 18-35)."""
     return w & MASK18
 
 
-@jit
 def swap(w: int) -> int:
     """Exchange the halves of a word."""
     return ((w & MASK18) << 18) | ((w >> 18) & MASK18)
 
 
-@jit
 def xwd(left: int, right: int) -> int:
     """Build ``left,,right``."""
     return ((left & MASK18) << 18) | (right & MASK18)

@@ -15,7 +15,9 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-ROUTINE_MODULES = ("access", "arith", "fp", "fixed", "compare", "logic", "floatbyte", "io", "loop")
+ROUTINE_MODULES = (
+    "access", "arith", "fp", "fixed", "compare", "logic", "floatbyte", "io", "dis340", "loop",
+)  # fmt: skip
 LOOP_SOURCES = (*ROUTINE_MODULES, "optable", "state")  # all the compiled loop is built from
 
 

@@ -28,6 +28,8 @@ from .state import (
     CLOCK_NEXT,
     CLOCK_PERIOD,
     DEVREQ,
+    DIS_EVENT,
+    DIS_REQ,
     EA_LH,
     EVENT,
     F_OV,
@@ -128,7 +130,7 @@ def pi_latch(st) -> None:
     """
     on = st[PI_ON]
     if on:
-        st[PIR] |= (st[DEVREQ] | apr_request(st)) & on & ~st[PIH]
+        st[PIR] |= (st[DEVREQ] | st[DIS_REQ] | apr_request(st)) & on & ~st[PIH]
 
 
 @jit_inline
@@ -144,7 +146,7 @@ def clock_due(st) -> bool:
     while t >= st[CLOCK_NEXT]:
         st[APR_CLKFLAG] = 1
         st[CLOCK_NEXT] += st[CLOCK_PERIOD]
-    st[EVENT] = min(st[CLOCK_NEXT], st[HOST_EVENT])
+    st[EVENT] = min(st[CLOCK_NEXT], st[HOST_EVENT], st[DIS_EVENT])
     return t >= st[HOST_EVENT]
 
 

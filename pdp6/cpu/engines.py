@@ -4,9 +4,9 @@
 the very same function bodies as ordinary Python over lists (list indexing on Python
 ints is several times faster than numpy scalar access).  'python' translates PDP-6 code
 into Python blocks by specializing those bodies (:mod:`pdp6.cpu.translate`) and falls
-back to the interpreter for the rest.  When numba is on, the plain functions are rebuilt
-from each compiled function's ``py_func`` with their globals re-pointed at the plain
-versions, so all engines exist in one process (for ``pdp6 bench`` and the differential
+back to the interpreter for the rest.  The plain functions are rebuilt over copies of the
+modules' namespaces (from each compiled function's ``py_func`` once numba has compiled
+them), so all engines exist in one process (for ``pdp6 bench`` and the differential
 tests).
 """
 
@@ -19,28 +19,28 @@ from typing import Any
 from .. import jit as jitmod
 from . import loop, routine_modules, translate
 
-_MODULES = routine_modules()
-
-
-def _is_dispatcher(obj: Any) -> bool:
-    return hasattr(obj, "py_func") and hasattr(obj, "signatures")
+MODULES = routine_modules()
 
 
 def _plain_functions() -> dict[str, Callable[..., Any]]:
-    """The loop's routines as plain Python, by name, calling each other as plain Python."""
-    if not jitmod.ENABLED:
-        return {name: obj for m in _MODULES for name, obj in vars(m).items() if callable(obj)}
-    namespaces = {m.__name__: dict(vars(m)) for m in _MODULES}
+    """The loop's routines as plain Python, by name, calling each other as plain Python.
+
+    Built over copies of the modules' namespaces, so they stay plain after
+    :func:`pdp6.jit.compile_modules` has put numba dispatchers in the modules.
+    """
+    namespaces = {m.__name__: dict(vars(m)) for m in MODULES}
     plain: dict[int, types.FunctionType] = {}
-    for m in _MODULES:
+    for m in MODULES:
         for obj in vars(m).values():
-            if _is_dispatcher(obj) and id(obj) not in plain:
-                f = obj.py_func
-                ns = namespaces.get(f.__module__, f.__globals__)
-                plain[id(obj)] = types.FunctionType(f.__code__, ns, f.__name__, f.__defaults__)
+            f = getattr(obj, "py_func", obj)
+            if isinstance(f, types.FunctionType) and f.__module__ in namespaces:
+                ns = namespaces[f.__module__]
+                plain.setdefault(
+                    id(obj), types.FunctionType(f.__code__, ns, f.__name__, f.__defaults__)
+                )
     for ns in namespaces.values():
         for name, obj in list(ns.items()):
-            if _is_dispatcher(obj):
+            if id(obj) in plain:
                 ns[name] = plain[id(obj)]
     return {
         name: f
@@ -48,6 +48,13 @@ def _plain_functions() -> dict[str, Callable[..., Any]]:
         for name, f in ns.items()
         if isinstance(f, types.FunctionType)
     }
+
+
+def compiled() -> Callable[..., int]:
+    """``loop.run`` compiled by numba (the routines are compiled on their first call, or
+    loaded from numba's cache)."""
+    jitmod.compile_modules(MODULES)
+    return loop.run
 
 
 ENGINES = ("compiled", "python") if jitmod.ENABLED else ("python",)
@@ -72,7 +79,7 @@ def make_runner(engine: str) -> Callable[..., int]:
             f"unknown or unavailable engine {engine!r}; this process has {', '.join(ENGINES)}"
         )
     if engine == "compiled":
-        return loop.run
+        return compiled()
     if engine == "interpreter":
         return plain()["run"]
     return translate.BlockEngine(plain())

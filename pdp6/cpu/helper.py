@@ -37,10 +37,22 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+_spoken_for = 0  # cores this process's own children keep busy (spare_a_core)
+
+
+def spare_a_core() -> None:
+    """A child of this process keeps a core busy (the compiled engine's build, at a
+    lower priority): a helper would only take the engine's own core from it, so engines
+    made from now on translate without one."""
+    global _spoken_for
+    _spoken_for += 1
+
+
 def wanted() -> bool:
-    """Whether engines should use a helper: a second core, pipes that can be polled
-    (POSIX), and not switched off."""
-    return os.environ.get(ENV, "") != "0" and os.name == "posix" and cores() >= 2
+    """Whether engines should use a helper: a second core no child of ours is using,
+    pipes that can be polled (POSIX), and not switched off."""
+    free = cores() - _spoken_for
+    return os.environ.get(ENV, "") != "0" and os.name == "posix" and free >= 2
 
 
 class Helper:

@@ -3,10 +3,12 @@
 ``run`` executes up to ``max_n`` instructions and returns a stop reason.  It leaves the
 loop only when a host device is due for service, when an instruction queued I/O for a
 host device, at a breakpoint, a halt or the end of the budget; everything else (APR,
-PI, the 60 Hz clock, UUOs, interrupts) happens inside.
+PI, the 60 Hz clock, UUOs, interrupts, and the Type 340 while the loop may run it:
+:mod:`pdp6.cpu.dis340`) happens inside.
 
 All arrays are one-dimensional so that the plain-Python engine can use lists:
-``io`` holds three rows of 128 (present, CONI, DATAI) and ``ioq`` rows of three.
+``io`` holds three rows of 128 (present, CONI, DATAI), then the 340's state, and
+``ioq`` rows of three.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from ..jit import jit, jit_inline
 from ..timing import CORE_READ_NS
 from .access import clock_due, effective_address, interruptible, pi_latch, pi_takeable, read
 from .compare import exec_compare
+from .dis340 import dis_deliver, dis_service
 from .fixed import (
     exec_addsub,
     exec_aobj,
@@ -59,7 +62,9 @@ from .optable import (
 )
 from .state import (
     COUNT,
+    DIS_EVENT,
     EA_LH,
+    EVENT,
     F_UIOT,
     F_USER,
     FAULT,
@@ -81,7 +86,6 @@ from .state import (
     REASON,
     REASON_BREAK,
     REASON_EVENT,
-    REASON_IO,
     REASON_LIMIT,
     TIME,
 )
@@ -232,9 +236,15 @@ def run(mem, st, io, ioq, optab, bp, max_n: int) -> int:
     st[REASON] = 0
     first = st[FIRST]
     while n < max_n:
-        if clock_due(st):
-            reason = REASON_EVENT
-            break
+        if st[TIME] >= st[EVENT]:
+            if st[TIME] >= st[DIS_EVENT]:
+                r = dis_service(io, st)  # the 340 run here (pdp6.cpu.dis340)
+                if r:
+                    reason = r
+                    break
+            if clock_due(st):
+                reason = REASON_EVENT
+                break
         if st[PI_ON] or st[PIR] or st[PI_CYCLE]:
             if st[PI_CYCLE]:
                 bit = pi_takeable(st)  # an unfinished interrupt cycle: no PI latch (aap IT0)
@@ -247,9 +257,14 @@ def run(mem, st, io, ioq, optab, bp, max_n: int) -> int:
                 if st[PC] != before:
                     first = 0
                 n += 1
-                if st[REASON] or st[IOQ_N]:
-                    reason = st[REASON] if st[REASON] else REASON_IO
+                if st[REASON]:
+                    reason = st[REASON]
                     break
+                if st[IOQ_N]:
+                    r = dis_deliver(io, st, ioq)  # what the 340 run here takes
+                    if r:
+                        reason = r
+                        break
                 continue
         pc = st[PC]
         if bp[pc] and not first:
@@ -271,8 +286,10 @@ def run(mem, st, io, ioq, optab, bp, max_n: int) -> int:
             reason = st[REASON]
             break
         if st[IOQ_N]:
-            reason = REASON_IO
-            break
+            r = dis_deliver(io, st, ioq)
+            if r:
+                reason = r
+                break
     st[COUNT] += n
     st[FIRST] = first
     return reason

@@ -42,6 +42,10 @@ CLOCK_PERIOD = 30  # nanoseconds between clock ticks (16666667 = 60 Hz)
 EA_LH = 31  # left half of the last word of the E calculation (for JRST 2,)
 IOT_RESULT = 32  # what an I/O instruction did, for the interrupt cycle (IOT_* below)
 FIRST = 33  # 1 at the first instruction of a run (breakpoints are not checked there)
+# The Type 340 when the loop runs it (``pdp6.cpu.dis340``): its request lines, and the time
+# of its next visible change (NEVER when the host runs it)
+DIS_REQ = 34
+DIS_EVENT = 35
 SIZE = 40
 
 # Stop reasons returned by the loop
@@ -51,7 +55,8 @@ REASON_BREAK = 2
 REASON_LIMIT = 3
 REASON_EVENT = 4  # a host device is due for service
 REASON_IO = 5  # the step queued I/O for host devices
-REASON_NAMES = ("none", "halt", "breakpoint", "limit", "event", "io")
+REASON_POINTS = 6  # the host must take the 340's words (``pdp6.cpu.dis340``)
+REASON_NAMES = ("none", "halt", "breakpoint", "limit", "event", "io", "points")
 
 # PC-word flags (left half)
 F_OV = 0o400000

@@ -58,6 +58,12 @@ How it is simulated
     word up to its time too, and is remembered, so that a later replay of the same
     word clears the light pen at the same moment.
 
+    On a machine, the execute loop does that work itself (:mod:`pdp6.cpu.dis340`, the
+    same statements in the loop's subset of Python) while no light pen is involved and
+    no word is being replayed: the registers live in the machine's ``io`` array, where
+    both work on them, and the loop keeps the words it worked out, whose points are
+    drawn when ``points`` is read.  This code takes over for the rest.
+
 Host side
     ``points`` (a :class:`PointLog`) is the list of intensified points with times;
     :mod:`pdp6.host.render` turns it into frames with P7 phosphor decay (PNG, animated GIF,
@@ -69,13 +75,13 @@ Host side
 from __future__ import annotations
 
 from array import array
-from collections import deque
 from collections.abc import Generator
 from functools import lru_cache
 from typing import Any, Protocol
 
+from ..cpu import dis340 as L
 from ..iobus import NEVER, Device, Reg
-from .chargen342 import CR, ESCAPE, SHIFT_IN, SHIFT_OUT, STEPS
+from .chargen342 import CR, ESCAPE, PROGRAMS, SHIFT_IN, SHIFT_OUT, STEPS
 
 M18 = 0o777777
 M36 = 0o777777777777
@@ -148,6 +154,13 @@ def _plan_fields(raw: bytes) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
 
 # Trailing zeros of 1..127: the BRM bit that goes 0->1 when the counter reaches i.
 _TZ = tuple((i & -i).bit_length() - 1 if i else 0 for i in range(128))
+
+
+def _np() -> Any:
+    """numpy, imported when first needed (a 340 on a bare clock needs none)."""
+    import numpy
+
+    return numpy
 
 
 @lru_cache(maxsize=8192)
@@ -227,6 +240,14 @@ class PointLog:
         self.i.append(intensity)
         self.t.append(t)
 
+    def take(self, io: Any, n: int) -> None:
+        """Append the first ``n`` points of the execute loop's buffer (``pdp6.cpu.dis340``)."""
+        np = _np()
+        columns = ((self.x, L.D_PX, np.uint16), (self.y, L.D_PY, np.uint16),
+                   (self.i, L.D_PI, np.uint8), (self.t, L.D_PT, np.int64))  # fmt: skip
+        for column, base, kind in columns:
+            column.frombytes(np.asarray(io[base : base + n]).astype(kind).tobytes())
+
     def truncate(self, n: int) -> None:
         """Keep only the first ``n`` points."""
         for a in (self.x, self.y, self.i, self.t):
@@ -264,6 +285,95 @@ class PointLog:
         )
 
 
+class _Slot:
+    """A register kept in the 340's slot of the machine's ``io`` array (or, before the
+    340 is attached, in a list of its own), where the execute loop reads and writes it
+    too (:mod:`pdp6.cpu.dis340`)."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        return int(obj._regs[self.index])
+
+    def __set__(self, obj: Any, value: int) -> None:
+        obj._regs[self.index] = int(value)
+
+
+class _Slots:
+    """A tuple of registers kept in consecutive slots (the visible state, a snapshot)."""
+
+    def __init__(self, index: int, n: int) -> None:
+        self.index = index
+        self.n = n
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        regs = obj._regs
+        return tuple(int(regs[i]) for i in range(self.index, self.index + self.n))
+
+    def __set__(self, obj: Any, values: tuple[int, ...]) -> None:
+        assert len(values) == self.n
+        regs = obj._regs
+        for i, v in enumerate(values):
+            regs[self.index + i] = int(v)
+
+
+class _Events:
+    """The queue of timed visible changes, (t, mode, hef, vef, lp, stop_int, rfd, x, y)
+    each, as a ring in the 340's slots: the execute loop applies them too."""
+
+    def __init__(self, display: Display340) -> None:
+        self.display = display
+
+    def __len__(self) -> int:
+        return int(self.display._regs[L.D_EV_N])
+
+    def __getitem__(self, i: int) -> tuple[int, ...]:
+        regs = self.display._regs
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        k = L.D_EV + L.EV_WIDTH * ((int(regs[L.D_EV_HEAD]) + i) % L.EV_MAX)
+        return tuple(int(regs[j]) for j in range(k, k + L.EV_WIDTH))
+
+    def __iter__(self) -> Any:
+        return (self[i] for i in range(len(self)))
+
+    def head_time(self) -> int:
+        """The time of the first change, or NEVER (without building the event)."""
+        regs = self.display._regs
+        if not regs[L.D_EV_N]:
+            return NEVER
+        return int(regs[L.D_EV + L.EV_WIDTH * int(regs[L.D_EV_HEAD])])
+
+    def append(self, event: tuple[int, ...]) -> None:
+        regs = self.display._regs
+        n = len(self)
+        if n >= L.EV_MAX:
+            raise RuntimeError("the 340's event queue is full")
+        k = L.D_EV + L.EV_WIDTH * ((int(regs[L.D_EV_HEAD]) + n) % L.EV_MAX)
+        for j, v in enumerate(event):
+            regs[k + j] = int(v)
+        regs[L.D_EV_N] = n + 1
+
+    def popleft(self) -> tuple[int, ...]:
+        event = self[0]
+        regs = self.display._regs
+        regs[L.D_EV_HEAD] = (int(regs[L.D_EV_HEAD]) + 1) % L.EV_MAX
+        regs[L.D_EV_N] = len(self) - 1
+        return event
+
+    def clear(self) -> None:
+        self.display._regs[L.D_EV_N] = 0
+
+    def extend(self, events: list[tuple[int, ...]]) -> None:
+        for event in events:
+            self.append(event)
+
+
 class FrameListener(Protocol):
     """Something that wants to look at the screen at given emulated times (a renderer)."""
 
@@ -292,6 +402,36 @@ class Display340(Device):
     #: each word out when it starts; CONI shows the state of the moment).  PLAN, last,
     #: is the word in progress for snapshots: restoring it works the word out again from
     #: its start up to the restored time.
+    #: Let the execute loop run the 340 (:mod:`pdp6.cpu.dis340`) while nothing needs this
+    #: code (no light pen, no word being replayed); False keeps every word here (tests
+    #: compare the two).
+    in_loop = True
+    pia_data = _Slot(L.D_PIA_DATA)
+    pia_spec = _Slot(L.D_PIA_SPEC)
+    ib = _Slot(L.D_IB)
+    ibc = _Slot(L.D_IBC)
+    mode = _Slot(L.D_MODE)
+    x = _Slot(L.D_X)
+    y = _Slot(L.D_Y)
+    scale = _Slot(L.D_SCALE)
+    intensity = _Slot(L.D_INTENSITY)
+    shift = _Slot(L.D_SHIFT)
+    lp_enable = _Slot(L.D_LP_ENABLE)
+    lp_find = _Slot(L.D_LP_FIND)
+    lp_flag = _Slot(L.D_LP_FLAG)
+    stop = _Slot(L.D_STOP)
+    stop_int = _Slot(L.D_STOP_INT)
+    br = _Slot(L.D_BR)
+    hef = _Slot(L.D_HEF)
+    vef = _Slot(L.D_VEF)
+    rfd = _Slot(L.D_RFD)
+    words = _Slot(L.D_WORDS)
+    datao_count = _Slot(L.D_DATAO_COUNT)
+    _state, _t_end, _end_state = _Slot(L.D_STATE), _Slot(L.D_T_END), _Slot(L.D_END_STATE)
+    _lp_used, _mark = _Slot(L.D_LP_USED), _Slot(L.D_MARK)
+    vis = _Slots(L.D_VIS, 8)  # what the processor sees: mode hef vef lp stop_int rfd x y
+    _snap = _Slots(L.D_SNAP, 15)  # the registers at the start of the word (_snapshot)
+    _half = _Slots(L.D_HALF_BR, 2)  # (18-bit word, start time) of the plan
     registers = (
         Reg("pia_data", 3), Reg("pia_spec", 3), Reg("ib", 36), Reg("ibc", 2),
         Reg("mode", 3), Reg("x", 10), Reg("y", 10), Reg("scale", 2), Reg("intensity", 3),
@@ -303,7 +443,12 @@ class Display340(Device):
 
     def __init__(self, keep_ns: int | None = None) -> None:
         super().__init__()
-        self.points = PointLog()
+        self._own: list[int] = [0] * L.D_PN  # the slots, until attached to a machine
+        # Where the slots are: the machine's io array once attached (attached(); looked up
+        # again at every loop_state, as the array changes when the machine changes engine).
+        self._regs: Any = self._own
+        self._shared = False
+        self._points = PointLog()
         self.keep_ns = keep_ns
         self._trim_floor = 0  # see advance
         self.pen: tuple[int, int] | None = None
@@ -330,26 +475,15 @@ class Display340(Device):
         self.vef = 0
         self.rfd = 1  # ready for data
         # what the processor sees (the plan's visible events applied up to now)
-        self.vis: tuple[int, ...] = (
-            PARAMETER,
-            0,
-            0,
-            0,
-            0,
-            1,
-            0,
-            0,
-        )  # mode hef vef lp stop_int rfd x y
-        self._events: deque[tuple[int, ...]] = deque()
+        self.vis = (PARAMETER, 0, 0, 0, 0, 1, 0, 0)  # mode hef vef lp stop_int rfd x y
+        self._events = _Events(self)
         # the plan of the current word
         self._state = IDLE
         self._gen: Generator[str, None, None] | None = None
         self._limit = NEVER
         self._t_end = 0  # when the plan ends (if it has ended: self._gen is None)
         self._end_state = IDLE
-        self._snap: tuple[int, ...] = ()
         self._mark = 0  # len(points) when the plan started
-        self._half = (0, 0)  # (18-bit word, start time) of the plan
         self._resumes: list[int] = []  # resume times after light-pen pauses in the plan
         self._clears: list[int] = []  # resumes in the plan that cleared the light pen
         self._yielded = ""  # what the plan's generator last yielded
@@ -358,6 +492,88 @@ class Display340(Device):
         # statistics
         self.words = 0  # 18-bit words started
         self.datao_count = 0
+
+    # ------------------------------------------------------------------ the loop's share
+    def attached(self) -> None:
+        """On a machine's bus: the registers move into its ``io`` array, with the 342's
+        stroke programs, so that the execute loop can run the 340."""
+        io = getattr(self.bus.machine, "_io", None)  # type: ignore[union-attr]
+        if io is None or len(io) < L.IO_SIZE:
+            return  # (a bus without the loop's arrays: the 340 stays here)
+        for i in range(L.D, L.D_PN):
+            io[i] = self._own[i]
+        for index, prog in enumerate(PROGRAMS):
+            assert len(prog) <= L.PROG_WIDTH
+            io[L.D_PROG_LEN + index] = len(prog)
+            for j, op in enumerate(prog):
+                io[L.D_PROG + L.PROG_WIDTH * index + j] = op
+            g = _glyph_table(index, 0)  # steps, end and extent in units, or a special code
+            shape = (-1, 0, 0, 0, 0, 0, 0) if g is None else g[3:]
+            for j, v in enumerate(shape):
+                io[L.D_GLYPH + L.GLYPH_WIDTH * index + j] = v
+        io[L.D_WN] = io[L.D_PN] = 0
+        self._regs = io
+        self._shared = True
+
+    def detached(self) -> None:
+        """Off the bus: the registers (and the points the loop drew) come back here."""
+        if self._shared:
+            self._take_points()
+            io = self._regs
+            self._own[L.D : L.D_PN] = [int(v) for v in io[L.D : L.D_PN]]
+            self._own[L.D_FAST] = 0
+            io[L.D_FAST] = 0
+            self._regs = self._own
+            self._shared = False
+
+    @property
+    def points(self) -> PointLog:
+        """The intensified points so far (those the loop drew included)."""
+        self._take_points()
+        return self._points
+
+    def _take_points(self) -> None:
+        """Draw the points of the words the execute loop worked out (it keeps the words,
+        and draws their points only when someone looks: most are never looked at)."""
+        if not self._shared or not self._regs[L.D_WN]:
+            return
+        machine = self.bus.machine  # type: ignore[union-attr]
+        replay = machine.loop_routine("dis_replay")
+        horizon = -1 if self.keep_ns is None else self.now - self.keep_ns - L.LATE_NS
+        log = self._points
+        while True:
+            io = machine._io
+            io[L.D_PLOG] = len(log)
+            left = replay(io, horizon)
+            log.take(io, int(io[L.D_PN]))
+            io[L.D_PN] = 0
+            if not left:
+                break
+        io[L.D_PLOG] = len(log)
+
+    def after_loop(self) -> None:
+        """After each stretch of the execute loop: if it has kept as many words as it can,
+        draw them (see ``keep_ns``)."""
+        if self._shared and self._regs[L.D_WN] > L.WFULL:
+            self._take_points()
+            self._trim_old(self.now)
+
+    def loop_state(self) -> tuple[int, int, int] | None:
+        """Whether the execute loop may run the 340 from now on (no light pen, none of
+        its state set, no word being replayed or paused) and, if so, (its request lines,
+        its next visible change, the next time the host wants it: a frame)."""
+        if not self._shared:
+            return None
+        self._regs = self.bus.machine._io  # type: ignore[union-attr]
+        fast = (self.in_loop and self.pen is None and self._gen is None and not self._resumes
+                and not self._clears and not self.lp_find and not self.lp_flag)  # fmt: skip
+        io = self._regs
+        io[L.D_FAST] = int(fast)
+        io[L.D_PLOG] = len(self._points)
+        io[L.D_KEEP] = -1 if self.keep_ns is None else self.keep_ns
+        if not fast:
+            return None
+        return self.requests(), self._events.head_time(), self._frame_event()
 
     # ------------------------------------------------------------------ the processor
     def cono(self, value: int) -> None:
@@ -481,7 +697,11 @@ class Display340(Device):
 
     # ------------------------------------------------------------------ time
     def next_event(self) -> int:
-        t = self._events[0][0] if self._events else NEVER
+        return min(self._events.head_time(), self._frame_event())
+
+    def _frame_event(self) -> int:
+        """When a renderer next wants to look at the screen."""
+        t = NEVER
         for listener in self.listeners:
             t = min(t, listener.next_frame_ns)
         return t
@@ -497,7 +717,7 @@ class Display340(Device):
         word when the current one has ended and the buffer holds one."""
         events = self._events
         while True:
-            while events and events[0][0] <= now:
+            while events.head_time() <= now:
                 self.vis = events.popleft()[1:]
             if self._state == BUSY and self._gen is None and self._t_end <= now:
                 self._state = self._end_state
@@ -505,6 +725,10 @@ class Display340(Device):
                     self._start(self._t_end)
                     continue
             break
+        self._trim_old(now)
+
+    def _trim_old(self, now: int) -> None:
+        """Forget points older than ``keep_ns`` once there are many."""
         if self.keep_ns is not None and len(self.points) > max(self.trim_at, self._trim_floor):
             self._trim(now - self.keep_ns)
             # what is left may all be recent: trim again only once it has doubled, so a

@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import jit
-from ..cpu import engines
 
 if TYPE_CHECKING:
     from ..machine import Machine
@@ -60,13 +59,17 @@ class AutoEngine:
         if requested is not None:
             self.engine = requested
         elif not jit.ENABLED:
-            self.engine = engines.ENGINES[0]
+            self.engine = "python"
         elif jit.compiled_ready():
             self.engine = "compiled"
         else:
             self.engine = "python"
             self.pending = True
             self.child = _spawn_builder()
+            if self.child is not None:
+                from ..cpu import helper
+
+                helper.spare_a_core()  # the build takes the second core
 
     def poll(self, machine: Machine) -> bool:
         """Move ``machine`` to the compiled engine if it has become ready (looked at

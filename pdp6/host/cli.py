@@ -17,7 +17,6 @@ from typing import Any
 import click
 
 from .. import jit as jitmod
-from ..cpu import engines
 from ..formats.hostfiles import standard_output
 from .options import (
     DisplaySettings,
@@ -95,6 +94,7 @@ def bench(engine: str, rounds: int | None, why: bool) -> None:
     construct the translator refused names its routine and source line; see
     docs/machine.md).  A real program on each engine: machack bench-engines.
     """
+    from ..cpu import engines
     from .bench import run_mix, why_lines
 
     wanted = engines.ALL_ENGINES if engine == "all" else (engine,)
@@ -135,6 +135,7 @@ def _debugger(
     engine when it is built and on the python engine while it is being built (see
     pdp6.host.autoengine): the machine moves to the compiled engine between chunks.  The
     program options, if given, say how binaries are loaded and run."""
+    from ..cpu import engines
     from ..machine import Machine
     from .autoengine import AutoEngine
     from .debugger import Debugger

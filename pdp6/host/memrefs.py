@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cpu import engines
+from ..cpu import dis340, engines
 from ..cpu import state as S
 from ..iobus import NEVER
 from ..machine import Machine
@@ -100,10 +100,21 @@ def _interrupt_channel(st: list[int]) -> int | None:
     return 8 - int(bit).bit_length() if bit else 0
 
 
+def _ints(array: Any) -> list[int]:
+    """A copy as a list of Python ints, of a list or a numpy array (the compiled engine's)."""
+    return list(array) if isinstance(array, list) else array.tolist()
+
+
 def _dry_run(m: Machine, st: list[int]) -> RecordingCore:
-    """One step of ``loop.run`` over a recording core and copies of the I/O arrays."""
+    """One step of ``loop.run`` over a recording core and copies of the I/O arrays.
+
+    The copy of ``io`` stops at the 340's slots, with the loop's share of the 340 off:
+    the step leaves a 340 I/O instruction queued, as for a device the host runs, and
+    reads and writes the same core (a copy of its words and points would cost more than
+    the step)."""
     core = RecordingCore(m._mem)
-    io, ioq = [int(v) for v in m._io], [int(v) for v in m._ioq]
+    io, ioq = _ints(m._io[: dis340.D_FAST + 1]), _ints(m._ioq)
+    io[dis340.D_FAST] = 0
     _plain("run")(core, st, io, ioq, m._optab, m._bp, 1)
     return core
 

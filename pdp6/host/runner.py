@@ -54,12 +54,13 @@ import signal
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..devices.teletype import Teletype
 from ..isa import decode, decode_io
-from ..machine import Machine, Stop
-from .memrefs import references_at
+
+if TYPE_CHECKING:
+    from ..machine import Machine, Stop
 
 CHUNK_US = 50_000.0  # emulated time run between looks at the host
 STEP_CHUNK = 2_000  # instructions per chunk when single-stepping
@@ -355,6 +356,8 @@ class Runner:
     ) -> tuple[Stop, str | None, list[int] | None]:
         """One chunk: the fast loop, or single steps through the hook.  Returns the stop,
         a hook's message, and (when stepping) the last PCs seen."""
+        from ..machine import Stop
+
         m = self.m
         if self.hook is None:
             stop = m.run(max_instructions=budget, until_us=until_us)
@@ -468,6 +471,8 @@ def _loop_signature(m: Machine, pcs: list[int]) -> Signature | None:
     ``SKIPN 1,MBOX``/``JRST .-1`` stores the same 0 in AC 1 at each turn while it waits
     for an interrupt to fill MBOX, and the clock interrupts that come between the looks
     do not change what the loop sees; a counter it reads, a delay loop's AC, do."""
+    from .memrefs import references_at  # the plain-Python loop, only when looked at
+
     seen = frozenset(pcs)
     if len(seen) > LOOP_SIZE:
         return None

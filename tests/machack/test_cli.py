@@ -439,13 +439,14 @@ def test_machack_play_on_a_cold_cache_switches_to_the_compiled_engine(tmp_path: 
 
 @pytest.mark.slow
 def test_bench_times_the_first_start_cold_and_warm(tmp_path: Path) -> None:
-    """The benchmark's first-start figures: on empty caches the prompt comes before the
-    compiled engine is built; on warm caches it comes too."""
+    """The benchmark's first-start figures: on empty caches the prompt and the first
+    searched reply come before the compiled engine is built; on warm caches too."""
     from machack.bench import time_first_start
 
     cold = time_first_start(tmp_path, wait_for_engine=jit.ENABLED)
     warm = time_first_start(tmp_path, wait_for_engine=False)
     assert cold.prompt_s > 0 and warm.prompt_s > 0
+    assert cold.reply_s > 0 and warm.reply_s > 0
     if jit.ENABLED:
         assert cold.engine_ready_s is not None and cold.engine_ready_s > cold.prompt_s
 

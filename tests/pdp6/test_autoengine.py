@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pdp6 import Machine, jit
-from pdp6.cpu import engines
+from pdp6.cpu import engines, helper
 from pdp6.host import autoengine as auto_mod
 from pdp6.host.autoengine import AutoEngine
 from pdp6.host.bench import build_mix
@@ -68,6 +68,7 @@ def cold_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """numba's cache as on a fresh machine; the builder child replaced by a recorder."""
     monkeypatch.setattr(jit, "ENABLED", True)
     monkeypatch.setattr(jit, "CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(helper, "_spoken_for", 0)  # (a build spares a core: not for long)
     spawned: list[object] = []
 
     class FakeChild:
@@ -131,3 +132,16 @@ def test_a_command_ending_before_the_build_says_it_goes_on(cold_cache: list[obje
     auto = AutoEngine(say=said.append)
     auto.note_unfinished()
     assert len(said) == 1 and "next start will use it" in said[0]
+
+
+def test_while_the_build_runs_the_python_engine_spares_its_core(
+    cold_cache: list[object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On two cores the build takes one: the python engine translates without a helper
+    process, which would take the session's own core (the first move 2-3x slower)."""
+    monkeypatch.setattr(helper, "cores", lambda: 2)
+    monkeypatch.delenv(helper.ENV, raising=False)
+    assert helper.wanted()
+    auto = AutoEngine(say=lambda text: None)
+    assert auto.pending and not helper.wanted()
+    assert not Machine(engine=auto.engine)._run.use_helper

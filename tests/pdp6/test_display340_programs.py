@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 import midas
-from pdp6 import Machine
+from pdp6 import Machine, jit
+from pdp6.cpu import dis340 as L
 from pdp6.devices import chargen342 as cg
 from pdp6.devices.display340 import Display340
 from pdp6.formats.snapshot import read_snapshot, restore, save
@@ -153,6 +154,39 @@ def test_both_engines_draw_the_same_points(all_modes) -> None:
     assert d2.points.as_tuples() == d.points.as_tuples()
 
 
+PROGRAM_NAMES = ("dis340_all_modes.mid", "dis340_edge.mid", "dis340_refresh.mid")
+
+
+def _traced(name: str, engine: str, in_loop: bool, monkeypatch: pytest.MonkeyPatch,
+            ) -> tuple[object, ...]:  # fmt: skip
+    """Run a program with the 340 run by the execute loop or by the device's code:
+    everything the machine and the 340 did, and how many words the device's code took."""
+    monkeypatch.setattr(Display340, "in_loop", in_loop)
+    taken: list[int] = []
+    datao = Display340.datao
+    monkeypatch.setattr(Display340, "datao", lambda self, w: (taken.append(w), datao(self, w)))
+    m, d, p = run(name, engine=engine)
+    state = tuple(getattr(d, r.attr) for r in d.registers)
+    return (d.points.as_tuples(), state, m.elapsed_ns, m.instructions, m.pc,
+            [m.memory[a] for a in sorted(p.words)], len(taken))  # fmt: skip
+
+
+@pytest.mark.parametrize("engine", ["compiled", "python", "interpreter"])
+@pytest.mark.parametrize("name", PROGRAM_NAMES)
+def test_the_loop_runs_the_340_as_the_device_does(
+    name: str, engine: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pdp6.cpu.dis340 inside the execute loop: the same points at the same times, the
+    same registers, core and emulated time as the device's own code, on every engine;
+    and the device's code saw none of the words (the loop took them all)."""
+    if engine == "compiled" and not jit.ENABLED:
+        pytest.skip("numba is off")
+    *host, host_words = _traced(name, engine, False, monkeypatch)
+    *loop, loop_words = _traced(name, engine, True, monkeypatch)
+    assert loop == host
+    assert host_words > 0 and loop_words == 0
+
+
 # --- edges and stops through the CPU ----------------------------------------------------
 
 
@@ -278,3 +312,48 @@ def test_attach_display_writes_png_and_gif(tmp_path: Path) -> None:
         frames = g.n_frames
     # one frame per 5 ms of emulated time
     assert frames == m.elapsed_ns // 5_000_000
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpreter"])
+def test_the_loops_340_draws_points_when_looked_at_and_forgets_old_ones(
+    engine: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The loop keeps the words it works out and draws their points only when someone
+    looks; a word older than ``keep_ns`` may be forgotten unseen, but every point the
+    host keeps is the one the device's code draws."""
+    if engine == "compiled" and not jit.ENABLED:
+        pytest.skip("numba is off")
+    keep = 3_000_000  # 3 emulated ms: a few of the program's refreshes
+    got = {}
+    for in_loop in (False, True):
+        monkeypatch.setattr(Display340, "in_loop", in_loop)
+        m, d, _ = loaded("dis340_refresh.mid", engine)
+        d.keep_ns = keep
+        assert m.run(max_instructions=5_000_000).reason == "halt"
+        if in_loop:
+            assert d._regs[L.D_WN] > 0  # kept, not drawn yet
+        got[in_loop] = (d.points.as_tuples(), m.elapsed_ns)
+    (host, end), (loop, loop_end) = got[False], got[True]
+    assert loop_end == end
+    recent = [p for p in host if p[3] >= end - keep]
+    assert recent and loop[-len(recent) :] == recent
+    assert set(loop) <= set(host)
+
+
+@pytest.mark.parametrize(("first", "then"), [("interpreter", "python"), ("python", "compiled")])
+def test_the_loops_340_goes_on_across_a_change_of_engine(first: str, then: str) -> None:
+    """The 340's registers live in the machine's arrays, which a change of engine
+    converts: the run goes on to the same points, registers and time."""
+    if "compiled" in (first, then) and not jit.ENABLED:
+        pytest.skip("numba is off")
+    ref, d_ref, _ = loaded("dis340_refresh.mid", first)
+    assert ref.run(max_instructions=5_000_000).reason == "halt"
+    m, d, _ = loaded("dis340_refresh.mid", first)
+    m.run(max_instructions=3_000)
+    m.switch_engine(then)
+    assert m.run(max_instructions=5_000_000).reason == "halt"
+    assert d.points.as_tuples() == d_ref.points.as_tuples()
+    assert [getattr(d, r.attr) for r in d.registers] == [
+        getattr(d_ref, r.attr) for r in d_ref.registers
+    ]
+    assert m.elapsed_ns == ref.elapsed_ns

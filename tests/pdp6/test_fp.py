@@ -25,12 +25,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdp6 import jit as jitmod
-from pdp6.cpu import fp
+from pdp6.cpu import engines, fp
 
 FW = (1 << 36) - 1
 ROOT = Path(__file__).resolve().parents[2]
 
 NAMES = ("fp_add", "fp_sub", "fp_mul", "fp_div", "fsc")
+if jitmod.ENABLED:
+    engines.compiled()  # the routines become numba dispatchers, with py_func beside
 # The module's functions, and (when numba is on) their plain-Python sources.
 ENGINES = {"default": {n: getattr(fp, n) for n in NAMES}}
 if jitmod.ENABLED:
@@ -506,7 +508,7 @@ def test_compiled_and_py_func_agree(a: int, b: int, rounded: bool, n: int) -> No
 
 _PLAIN = """
 import json, sys
-from pdp6.cpu import fp
+from pdp6.cpu import engines, fp
 cases = json.load(sys.stdin)
 out = [list(getattr(fp, name)(*args)) for name, args in cases]
 json.dump(out, sys.stdout)

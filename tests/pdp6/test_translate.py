@@ -506,6 +506,6 @@ def test_the_cpu_modules_are_listed_once() -> None:
     plain_only = {"__init__", "engines", "specialize", "translate", "helper", "helpermain"}
     assert {p.stem for p in here.glob("*.py")} - plain_only == set(cpu.LOOP_SOURCES)
     modules = cpu.routine_modules()
-    assert engines._MODULES == modules
+    assert engines.MODULES == modules
     sources = {s.plain.__module__ for s in translate.SOURCES.values()}
     assert sources == {m.__name__ for m in modules}

@@ -1,0 +1,659 @@
+"""The Type 340 display run by the execute loop itself, so that feeding it costs no exit.
+
+Mac Hack refreshes its screen with a ``BLKO DIS,`` on the data channel for every 36-bit
+word of its display lists: some ten thousand words an emulated second.  Handing each to
+the host's :class:`pdp6.devices.display340.Display340` cost far more than the search
+itself, so the loop does the 340's common work here, in the loop's own subset of Python
+(compiled by numba, plain Python on the other engines): it takes the DATAO/BLKO words,
+the CONOs between words and the DATAIs, works each 18-bit word out when it starts (its
+points into a buffer the host empties, its visible changes as timed events), and applies
+those events at their emulated time, as the host device does.
+
+The device keeps all its state in the ``io`` array (the slots below), so this code and
+the device's own Python work on the same registers, and the device decides when the loop
+may act (``D_FAST``): when no light pen is held to the screen and none of its state is
+set, and no word is being replayed.  Everything else -- a CONO in the middle of a word
+(which replays it), the light pen, the I/O reset -- is left to the device, whose code
+this follows statement by statement for the cases it takes (tests compare the two
+point by point).
+"""
+
+from __future__ import annotations
+
+from ..jit import jit, jit_inline
+from .state import (
+    CLOCK_NEXT,
+    DIS_EVENT,
+    DIS_REQ,
+    EVENT,
+    HOST_EVENT,
+    IOQ_N,
+    REASON_IO,
+    REASON_POINTS,
+    TIME,
+)
+
+NEVER = (1 << 62) - 1
+M18 = 0o777777
+M36 = 0o777777777777
+DEV = 0o130 >> 2  # the 340's row in the io array (device code 130)
+IO_DEVICES = 384  # three rows of 128: present, CONI, DATAI
+
+# The 340's registers and the device's bookkeeping (see Display340), from D on.
+D = IO_DEVICES
+D_FAST = D + 0  # 1: the loop runs the 340 (set by the device)
+D_PIA_DATA = D + 1
+D_PIA_SPEC = D + 2
+D_IB = D + 3
+D_IBC = D + 4
+D_MODE = D + 5
+D_X = D + 6
+D_Y = D + 7
+D_SCALE = D + 8
+D_INTENSITY = D + 9
+D_SHIFT = D + 10
+D_LP_ENABLE = D + 11
+D_LP_FIND = D + 12
+D_LP_FLAG = D + 13
+D_STOP = D + 14
+D_STOP_INT = D + 15
+D_BR = D + 16
+D_HEF = D + 17
+D_VEF = D + 18
+D_RFD = D + 19
+D_WORDS = D + 20
+D_DATAO_COUNT = D + 21
+D_STATE = D + 22
+D_T_END = D + 23
+D_END_STATE = D + 24
+D_LP_USED = D + 25
+D_MARK = D + 26  # points before the word in progress (log + buffer; set by dis_replay)
+D_HALF_BR = D + 27
+D_HALF_T0 = D + 28
+D_PLOG = D + 29  # points in the device's log (the buffer comes after them)
+D_VIS = D + 30  # 8: mode hef vef lp stop_int rfd x y, as the processor sees them
+D_SNAP = D + 38  # 15: the registers at the start of the word (Display340._snapshot)
+D_EV_HEAD = D + 53
+D_EV_N = D + 54
+D_EV = D + 55  # EV_MAX events of EV_WIDTH: time, then the 8 of D_VIS
+EV_MAX = 16
+EV_WIDTH = 9
+D_DRAW = D_EV + EV_MAX * EV_WIDTH  # 1 while dis_replay draws a word's points
+D_KEEP = D_DRAW + 1  # ns of points the host keeps (-1: all): older words are forgotten
+D_SAVE = D_KEEP + 1  # the registers D+1 .. D_SAVED-1 while dis_replay works
+D_SAVED = D_PLOG
+D_PROG_LEN = D_SAVE + D_SAVED - D  # 128: the 342's stroke program lengths
+PROG_WIDTH = 32
+D_PROG = D_PROG_LEN + 128  # 128 x PROG_WIDTH: the stroke programs (chargen342.PROGRAMS)
+# 128 x GLYPH_WIDTH: each program's steps (-1: a special code), end and extent in units
+# (Display340._glyph_table at scale 0)
+GLYPH_WIDTH = 7
+D_GLYPH = D_PROG + 128 * PROG_WIDTH
+# The words the loop worked out, whose points are drawn when the host asks for them
+# (dis_replay): a ring of WCAP words, the start time and the word with the 340's state.
+D_WHEAD = D_GLYPH + 128 * GLYPH_WIDTH
+D_WN = D_WHEAD + 1
+WCAP = 65536  # some seven emulated seconds of Mac Hack's refresh
+WFULL = WCAP - 64  # (a step starts at most a few dozen words)
+D_WT = D_WN + 1
+D_WS = D_WT + WCAP
+LATE_NS = 1_000_000  # a word's points come within this of its start (at most 0.2 ms)
+# The points dis_replay draws, for the host to take.
+D_PN = D_WS + WCAP  # points in the buffer
+PCAP = 16384  # the buffer's size in points
+D_PX = D_PN + 1
+D_PY = D_PX + PCAP
+D_PI = D_PY + PCAP
+D_PT = D_PI + PCAP
+IO_SIZE = D_PT + PCAP
+PFULL = PCAP - 512  # dis_replay stops past this (a word draws at most 127 points)
+
+# Modes, sequencer states, timing, bits: as in pdp6.devices.display340 (reference 2.5)
+PARAMETER, POINT, CHARACTER = 0, 1, 3
+VECTOR, VECTOR_CONTINUE, INCREMENT = 4, 5, 6
+IDLE, BUSY, STOPPED = 0, 1, 2
+SYNC_NS = 2800
+SETTLE_NS = 500
+COUNT_NS = 1000
+POSITION_NS = 35000
+Y_LOAD_NS = 200
+RASTER = 1024
+CONO_INIT = 0o100
+# the 342's stroke operations (chargen342)
+RIGHT, LEFT, UP, DOWN, INTENSIFY = 0o10, 0o14, 0o02, 0o03, 0o20
+ESCAPE, CR, SHIFT_IN, SHIFT_OUT = 0o40, 0o100, 0o200, 0o400
+SPECIAL = ESCAPE | CR | SHIFT_IN | SHIFT_OUT
+BLKI, DATAI, BLKO, DATAO, CONO = 0, 1, 2, 3, 4
+# What the processor sees, in D_VIS's order; the registers in Display340._snapshot's order
+VIS_SLOTS = (D_MODE, D_HEF, D_VEF, D_LP_FLAG, D_STOP_INT, D_RFD, D_X, D_Y)
+SNAP_SLOTS = (D_X, D_Y, D_MODE, D_SCALE, D_INTENSITY, D_LP_ENABLE, D_LP_FIND, D_LP_FLAG,
+              D_SHIFT, D_STOP, D_STOP_INT, D_BR, D_HEF, D_VEF, D_RFD)  # fmt: skip
+
+
+@jit_inline
+def dis_copy(io, dest: int, slots: tuple[int, ...], n: int) -> None:
+    """The ``n`` registers ``slots`` into consecutive slots from ``dest``."""
+    for j in range(n):
+        io[dest + j] = io[slots[j]]
+
+
+@jit_inline
+def dis_emit(io, t: int) -> None:
+    """Queue a visible change at time ``t``: the state as it is now (Display340._emit)."""
+    n = io[D_EV_N]
+    if n >= EV_MAX:
+        return  # (a word queues at most three)
+    k = D_EV + EV_WIDTH * ((io[D_EV_HEAD] + n) % EV_MAX)
+    io[k] = t
+    dis_copy(io, k + 1, VIS_SLOTS, 8)
+    io[D_EV_N] = n + 1
+
+
+@jit_inline
+def dis_end(io, t: int, state: int) -> None:
+    io[D_T_END] = t
+    io[D_END_STATE] = state
+    dis_emit(io, t)
+
+
+@jit_inline
+def dis_point(io, x: int, y: int, t: int) -> None:
+    """An intensified point into the buffer (only while dis_replay draws)."""
+    if not io[D_DRAW]:
+        return
+    n = io[D_PN]
+    io[D_PX + n] = x
+    io[D_PY + n] = y
+    io[D_PI + n] = io[D_INTENSITY]
+    io[D_PT + n] = t
+    io[D_PN] = n + 1
+
+
+@jit_inline
+def dis_read_mode(io, br: int) -> None:
+    io[D_MODE] = (br >> 13) & 7
+    if br & 0o10000:
+        io[D_LP_ENABLE] = 1 if br & 0o4000 else 0
+        io[D_LP_USED] = 1
+
+
+@jit_inline
+def dis_escape(io) -> None:
+    io[D_MODE] = PARAMETER
+    io[D_LP_FIND] = 0
+
+
+@jit_inline
+def dis_steps(io, br: int, t: int, mode: int) -> None:
+    """Vector, vector-continue and increment words (Display340._steps, no light pen)."""
+    step = 1 << io[D_SCALE]
+    intens = br & 0o200000
+    increment = mode == INCREMENT
+    cont = mode == VECTOR_CONTINUE
+    mx = 0
+    my = 0
+    base = 0
+    sx = step
+    sy = step
+    n = 4
+    if not increment:
+        mx = br & 0o177
+        my = (br >> 8) & 0o177
+        if br & 0o200:
+            sx = -step
+        if br & 0o100000:
+            sy = -step
+        n = 64
+        base = 5
+        if mx >= 64 or my >= 64:
+            n = 128
+            base = 6
+        if cont and mx == 0 and my == 0:
+            dis_end(io, t, STOPPED)  # counts forever without moving, never asks for data
+            return
+    x = io[D_X]
+    y = io[D_Y]
+    if mode == VECTOR and not io[D_DRAW]:
+        # each axis moves one way only: if the end is on the raster no step crosses an
+        # edge, and the vector is known at once (Display340._steps' fast path)
+        x1 = x + sx * mx
+        y1 = y + sy * my
+        if x1 >= 0 and x1 < RASTER and y1 >= 0 and y1 < RASTER:
+            io[D_X] = x1
+            io[D_Y] = y1
+            if br & 0o400000:
+                dis_escape(io)
+            io[D_RFD] = 1
+            dis_end(io, t + n * (COUNT_NS + SETTLE_NS), IDLE)
+            return
+    i = 0
+    while True:
+        i += 1
+        last = i == n and not cont
+        dx = 0
+        dy = 0
+        if increment:
+            nib = (br >> (16 - 4 * i)) & 0o17
+            h = nib & 0o14
+            if h == 0o10:
+                dx = step
+            elif h == 0o14:
+                dx = -step
+            v = nib & 0o03
+            if v == 0o02:
+                dy = step
+            elif v == 0o03:
+                dy = -step
+        elif i < n:
+            k = 0  # the BRM bit that goes 0->1 at count i: its trailing zeros
+            while (i >> k) & 1 == 0:
+                k += 1
+            if (mx >> (base - k)) & 1:
+                dx = sx
+            if (my >> (base - k)) & 1:
+                dy = sy
+        else:
+            i = 0  # vector continue: the BRM wraps and keeps counting
+        edge = False
+        if dx or dy:
+            x += dx
+            y += dy
+            if x < 0 or x >= RASTER:
+                io[D_HEF] = 1
+                x &= 0o1777
+                edge = True
+            if y < 0 or y >= RASTER:
+                io[D_VEF] = 1
+                y &= 0o1777
+                edge = True
+        if edge:
+            io[D_X] = x
+            io[D_Y] = y
+            if last:
+                io[D_HEF] = 0  # cleared by the following data request, unseen
+                io[D_VEF] = 0
+            elif cont:
+                io[D_HEF] = 0
+                io[D_VEF] = 0
+                dis_escape(io)
+                io[D_RFD] = 1
+                dis_end(io, t + COUNT_NS, IDLE)
+                return
+            else:
+                dis_emit(io, t)
+                dis_escape(io)
+                dis_end(io, t + COUNT_NS, STOPPED)
+                return
+        t += COUNT_NS
+        if intens and (dx or dy) and not edge:
+            dis_point(io, x, y, t)
+        t += SETTLE_NS
+        if last:
+            io[D_X] = x
+            io[D_Y] = y
+            if br & 0o400000:
+                dis_escape(io)
+            io[D_RFD] = 1
+            dis_end(io, t, IDLE)
+            return
+
+
+@jit_inline
+def dis_characters(io, br: int, t: int) -> None:
+    """Character mode through the 342 (Display340._characters, no light pen)."""
+    step = 1 << io[D_SCALE]
+    x = io[D_X]
+    y = io[D_Y]
+    for j in range(3):
+        if j:
+            t += SETTLE_NS
+        index = ((br >> (12 - 6 * j)) & 0o77) + 64 * io[D_SHIFT]
+        g = D_GLYPH + GLYPH_WIDTH * index
+        if (
+            not io[D_DRAW]
+            and io[g] >= 0
+            and x + step * io[g + 3] >= 0
+            and x + step * io[g + 4] < RASTER
+            and y + step * io[g + 5] >= 0
+            and y + step * io[g + 6] < RASTER
+        ):
+            # the whole character at once: it cannot wrap (Display340._characters)
+            x += step * io[g + 1]
+            y += step * io[g + 2]
+            t += io[g] * (COUNT_NS + SETTLE_NS)
+            continue
+        for s in range(io[D_PROG_LEN + index]):
+            op = io[D_PROG + PROG_WIDTH * index + s]
+            if op & SPECIAL:
+                if op == ESCAPE:
+                    io[D_X] = x
+                    io[D_Y] = y
+                    dis_escape(io)
+                    io[D_RFD] = 1
+                    dis_end(io, t, IDLE)
+                    return
+                if op == CR:
+                    x = 0
+                elif op == SHIFT_IN:
+                    io[D_SHIFT] = 0
+                elif op == SHIFT_OUT:
+                    io[D_SHIFT] = 1
+                continue
+            h = op & 0o14
+            if h == RIGHT:
+                x += step
+            elif h == LEFT:
+                x -= step
+            v = op & 0o03
+            if v == UP:
+                y += step
+            elif v == DOWN:
+                y -= step
+            x &= 0o1777  # character mode wraps without a flag
+            y &= 0o1777
+            t += COUNT_NS
+            if op & INTENSIFY:
+                dis_point(io, x, y, t)
+            t += SETTLE_NS
+    io[D_X] = x
+    io[D_Y] = y
+    io[D_RFD] = 1
+    dis_end(io, t, IDLE)
+
+
+@jit
+def dis_plan(io, br: int, t: int) -> None:
+    """Work out one 18-bit word from DATA SYNC at ``t`` (Display340._plan)."""
+    io[D_HEF] = 0
+    io[D_VEF] = 0
+    t += SYNC_NS
+    if io[D_LP_FIND] and io[D_LP_ENABLE]:
+        io[D_LP_FLAG] = 1
+        io[D_LP_USED] = 1
+    io[D_BR] = br
+    t += SETTLE_NS
+    mode = io[D_MODE]
+    if mode == PARAMETER:
+        dis_read_mode(io, br)
+        if br & 0o10:
+            io[D_INTENSITY] = br & 7
+        if br & 0o100:
+            io[D_SCALE] = (br >> 4) & 3
+        if br & 0o2000:
+            io[D_STOP] = 1
+            io[D_STOP_INT] = 1 if br & 0o1000 else 0
+            dis_end(io, t, STOPPED)
+        else:
+            io[D_RFD] = 1
+            dis_end(io, t, IDLE)
+    elif mode == POINT:
+        dis_read_mode(io, br)
+        if br & 0o200000:
+            io[D_Y] = br & 0o1777
+            dis_emit(io, t)
+            t += Y_LOAD_NS
+            if br & 0o2000:
+                t += POSITION_NS
+        else:
+            io[D_X] = br & 0o1777
+            dis_emit(io, t)
+            t += POSITION_NS
+        if br & 0o2000:
+            dis_point(io, io[D_X], io[D_Y], t)
+        t += SETTLE_NS
+        io[D_RFD] = 1
+        dis_end(io, t, IDLE)
+    elif mode == CHARACTER:
+        dis_characters(io, br, t)
+    elif mode == VECTOR or mode == VECTOR_CONTINUE or mode == INCREMENT:
+        dis_steps(io, br, t, mode)
+    else:
+        dis_end(io, t, STOPPED)  # slave, subroutine: not on a basic 340; it waits forever
+
+
+@jit_inline
+def dis_snapshot(io) -> None:
+    """The registers at the start of a word, in Display340._snapshot's order."""
+    dis_copy(io, D_SNAP, SNAP_SLOTS, 15)
+
+
+@jit_inline
+def dis_start(io, t0: int) -> None:
+    """DATA SYNC at ``t0``: the next 18-bit word from the buffer (Display340._start)."""
+    br = (io[D_IB] >> 18) & M18
+    io[D_IB] = (io[D_IB] << 18) & M36
+    io[D_IBC] -= 1
+    io[D_WORDS] += 1
+    dis_snapshot(io)  # (its points, and D_MARK, come with dis_replay)
+    io[D_HALF_BR] = br
+    io[D_HALF_T0] = t0
+    io[D_LP_USED] = 1 if io[D_LP_ENABLE] or io[D_LP_FIND] or io[D_LP_FLAG] else 0
+    io[D_STATE] = BUSY
+    io[D_RFD] = 0
+    io[D_VIS + 5] = 0
+    dis_log(io, br, t0)
+    dis_plan(io, br, t0)
+
+
+@jit_inline
+def dis_log(io, br: int, t0: int) -> None:
+    """Keep the word and the state it starts from, to draw its points later."""
+    n = io[D_WN]
+    if n >= WCAP:
+        return  # (the loop asked the host to take the words before this could be)
+    k = (io[D_WHEAD] + n) & (WCAP - 1)
+    io[D_WT + k] = t0
+    io[D_WS + k] = (
+        br
+        | (io[D_X] << 18)
+        | (io[D_Y] << 28)
+        | (io[D_MODE] << 38)
+        | (io[D_SCALE] << 41)
+        | (io[D_INTENSITY] << 43)
+        | (io[D_SHIFT] << 46)
+    )
+    io[D_WN] = n + 1
+
+
+@jit_inline
+def dis_forget(io, horizon: int) -> None:
+    """Forget the words that started before ``horizon``: their points are older than
+    the host keeps."""
+    while io[D_WN] and io[D_WT + io[D_WHEAD]] < horizon:
+        io[D_WHEAD] = (io[D_WHEAD] + 1) & (WCAP - 1)
+        io[D_WN] -= 1
+
+
+@jit_inline
+def dis_full(io, now: int) -> bool:
+    """Whether the host must take the words now: the ring is nearly full with words
+    whose points it keeps."""
+    if io[D_WN] <= WFULL:
+        return False
+    if io[D_KEEP] >= 0:
+        dis_forget(io, now - io[D_KEEP] - LATE_NS)
+    return io[D_WN] > WFULL
+
+
+@jit
+def dis_replay(io, horizon: int) -> int:
+    """Draw the points of the kept words from the oldest, into the point buffer, until
+    it is nearly full; words that started before ``horizon`` are forgotten unseen.
+    Each word is worked out again from the state it started from, with its points on,
+    and the 340's registers are left as they were.  Returns the words left."""
+    dis_forget(io, horizon)
+    for i in range(D_SAVED - D - 1):
+        io[D_SAVE + i] = io[D + 1 + i]
+    head = io[D_EV_HEAD]
+    n = io[D_EV_N]
+    mark = io[D_MARK]
+    io[D_DRAW] = 1
+    while io[D_WN] and io[D_PN] <= PFULL:
+        k = io[D_WHEAD]
+        w = io[D_WS + k]
+        io[D_X] = (w >> 18) & 0o1777
+        io[D_Y] = (w >> 28) & 0o1777
+        io[D_MODE] = (w >> 38) & 7
+        io[D_SCALE] = (w >> 41) & 3
+        io[D_INTENSITY] = (w >> 43) & 7
+        io[D_SHIFT] = (w >> 46) & 1
+        io[D_LP_ENABLE] = 0
+        io[D_LP_FIND] = 0
+        io[D_LP_FLAG] = 0
+        if io[D_WN] == 1:
+            mark = io[D_PLOG] + io[D_PN]  # the last word is the one in progress, if any
+        dis_plan(io, w & M18, io[D_WT + k])
+        io[D_WHEAD] = (k + 1) & (WCAP - 1)
+        io[D_WN] -= 1
+    io[D_DRAW] = 0
+    for i in range(D_SAVED - D - 1):
+        io[D + 1 + i] = io[D_SAVE + i]
+    io[D_EV_HEAD] = head
+    io[D_EV_N] = n
+    io[D_MARK] = mark
+    return io[D_WN]
+
+
+@jit_inline
+def dis_advance(io, now: int) -> None:
+    """What the processor sees brought up to ``now``; the next word started when the
+    last has ended and the buffer holds one (Display340.advance)."""
+    while True:
+        while io[D_EV_N] and io[D_EV + EV_WIDTH * io[D_EV_HEAD]] <= now:
+            k = D_EV + EV_WIDTH * io[D_EV_HEAD]
+            for j in range(8):
+                io[D_VIS + j] = io[k + 1 + j]
+            io[D_EV_HEAD] = (io[D_EV_HEAD] + 1) % EV_MAX
+            io[D_EV_N] -= 1
+        if io[D_STATE] == BUSY and io[D_T_END] <= now:
+            io[D_STATE] = io[D_END_STATE]
+            if io[D_STATE] == IDLE and io[D_IBC]:
+                dis_start(io, io[D_T_END])
+                continue
+        break
+
+
+@jit_inline
+def dis_show(io) -> None:
+    """The 340's state visible at once (Display340._show)."""
+    dis_copy(io, D_VIS, VIS_SLOTS, 8)
+
+
+@jit_inline
+def dis_publish(io, st) -> None:
+    """CONI, DATAI, request lines and next event, as the bus publishes a host device's."""
+    mode = io[D_VIS]
+    lp = io[D_VIS + 3]
+    edge = io[D_VIS + 1] or io[D_VIS + 2]
+    data = io[D_VIS + 5] and io[D_IBC] == 0
+    w = (mode << 15) | (io[D_PIA_SPEC] << 3) | io[D_PIA_DATA]
+    if io[D_VIS + 2]:
+        w |= 0o004000
+    if lp:
+        w |= 0o002000
+    if io[D_VIS + 1]:
+        w |= 0o001000
+    if io[D_VIS + 4]:
+        w |= 0o000400
+    if data:
+        w |= 0o000200
+    io[128 + DEV] = w
+    io[256 + DEV] = (io[D_VIS + 7] << 18) | io[D_VIS + 6]
+    bits = 0
+    if io[D_PIA_SPEC] and (edge or lp or io[D_VIS + 4]):
+        bits |= 1 << (7 - io[D_PIA_SPEC])
+    if io[D_PIA_DATA] and data:
+        bits |= 1 << (7 - io[D_PIA_DATA])
+    st[DIS_REQ] = bits
+    t = NEVER
+    if io[D_EV_N]:
+        t = io[D_EV + EV_WIDTH * io[D_EV_HEAD]]
+    st[DIS_EVENT] = t
+    st[EVENT] = min(st[CLOCK_NEXT], st[HOST_EVENT], t)
+
+
+@jit_inline
+def dis_cono(io, now: int, value: int) -> bool:
+    """CONO DIS, between words; False (nothing done) in the middle of one, which the
+    device replays (Display340.cono)."""
+    dis_advance(io, now)
+    if io[D_STATE] == BUSY:
+        return False
+    io[D_PIA_DATA] = value & 7
+    io[D_PIA_SPEC] = (value >> 3) & 7
+    io[D_LP_ENABLE] = 0
+    io[D_LP_FIND] = 0
+    io[D_LP_FLAG] = 0
+    if value & CONO_INIT:
+        io[D_SHIFT] = 0
+        io[D_STOP] = 0
+        io[D_STOP_INT] = 0
+        io[D_MODE] = PARAMETER
+        io[D_HEF] = 0
+        io[D_VEF] = 0
+        io[D_RFD] = 1
+        io[D_STATE] = IDLE
+        io[D_EV_N] = 0
+        dis_show(io)
+        if io[D_IBC]:
+            dis_start(io, now)
+    else:
+        dis_show(io)
+    return True
+
+
+@jit_inline
+def dis_datao(io, now: int, word: int) -> None:
+    """DATAO or BLKO DIS, (Display340.datao)."""
+    dis_advance(io, now)
+    io[D_DATAO_COUNT] += 1
+    io[D_IB] = word & M36
+    io[D_IBC] = 2
+    if io[D_STATE] == IDLE:
+        dis_start(io, now)
+
+
+@jit
+def dis_service(io, st) -> int:
+    """The 340's next visible change has come (the loop calls this at an instruction
+    boundary, as the host would its device); REASON_POINTS when the buffer wants
+    emptying, else 0."""
+    if not io[D_FAST]:  # (the host runs the 340 now: its events are the host's)
+        st[DIS_EVENT] = NEVER
+        st[EVENT] = min(st[CLOCK_NEXT], st[HOST_EVENT])
+        return 0
+    dis_advance(io, st[TIME])
+    dis_publish(io, st)
+    if dis_full(io, st[TIME]):
+        return REASON_POINTS
+    return 0
+
+
+@jit
+def dis_deliver(io, st, ioq) -> int:
+    """The step's queued I/O for the 340, done here in order while the loop may run the
+    340; the rest stays queued for the host.  0 when nothing is left, else the reason to
+    leave the loop."""
+    n = st[IOQ_N]
+    k = 0
+    if io[D_FAST]:
+        now = st[TIME]
+        while k < n and ioq[3 * k] == DEV:
+            func = ioq[3 * k + 1]
+            if func == CONO:
+                if not dis_cono(io, now, ioq[3 * k + 2]):
+                    break
+            elif func == BLKO or func == DATAO:
+                dis_datao(io, now, ioq[3 * k + 2])
+            k += 1  # (DATAI and BLKI read the published position; nothing to do)
+    if k == 0:
+        return REASON_IO
+    for j in range(3 * (n - k)):
+        ioq[j] = ioq[3 * k + j]
+    st[IOQ_N] = n - k
+    dis_publish(io, st)
+    if n > k:
+        return REASON_IO
+    if dis_full(io, st[TIME]):
+        return REASON_POINTS
+    return 0
