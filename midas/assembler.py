@@ -18,7 +18,7 @@ from .conditionals import ConditionalMixin
 from .contexts import ProgramContext
 from .data import DataMixin
 from .definitions import DefinitionMixin
-from .errors import AsmError, AssemblyAbort, EndOfPass
+from .errors import AsmError, AssemblyAbort, Diagnostics, EndOfPass
 from .expressions import MASK18, ExpressionMixin, to_signed
 from .fastlines import FastLinesMixin
 from .literals import ConstantsArea, ConstantsMixin
@@ -26,13 +26,13 @@ from .loops import LoopMixin
 from .macros import MacroMixin
 from .program import Program, SourceLine, SymbolEntry
 from .pseudos import PseudoMixin
-from .source import FILE, Frame, ReaderMixin, SourceFile
+from .reader import Reader
+from .source import SourceFile
 from .statements import StatementMixin
 from .symbols import F_GLOBAL, F_HALFKILL, F_KILL, F_PREDEF, VALUE, initial_table
 
 
 class Assembler(
-    ReaderMixin,
     ExpressionMixin,
     DefinitionMixin,
     StatementMixin,
@@ -64,8 +64,8 @@ class Assembler(
         # IRP bodies and passes read from expansions, by their text (midas.loops).
         self.bodies: dict[tuple, tuple[str, int]] = {}
         self.irps: dict[tuple, tuple[list[str], int]] = {}
-        self.errors: dict[tuple, AsmError] = {}
-        self.warnings: dict[tuple, AsmError] = {}
+        self.diagnostics = Diagnostics()
+        self.reader = Reader(self.diagnostics)
         self.old = old  # the 1960s dialect (--old)
         self.initial_mllit = 0 if old else 1
         self.order = 0  # symbol definition counter
@@ -86,13 +86,8 @@ class Assembler(
 
     def begin_pass(self, pass_no: int) -> None:
         self.pass_no = pass_no
-        frame = Frame(FILE, self.main.text, source=self.main)
-        self.frames = [frame]
-        self.text = frame.text
-        self.pos = 0
-        self.steps = 0  # the runaway guard's count (midas.source)
+        self.reader.start(self.main)
         self.depth = 0
-        self.cond_stack: list = []
         self.open_closers: list[str] = []
         self.top = ProgramContext(self.emit)
         self.ctx = self.top
@@ -100,7 +95,6 @@ class Assembler(
         self.radix = 8
         self.loc = 0o100
         self.offset = 0
-        self.success = 0
         self.mllit = self.initial_mllit
         self.hkall = 0
         self.litsw = 0
@@ -157,24 +151,20 @@ class Assembler(
         if start and not start >> 18:
             start |= JRST  # a bare address means JRST to it
         self.start_word = start
-        for entry in self.cond_stack:
-            if entry:
-                source, pos = entry
-                line, col = source.position(pos)
-                self.report(
-                    AsmError(source.name, line, col,
-                             "successful '[' conditional never closed by ']'", warning=True)
-                )  # fmt: skip
+        for source, pos in self.reader.open_conditionals():
+            line, col = source.position(pos)
+            self.report(
+                AsmError(source.name, line, col,
+                         "successful '[' conditional never closed by ']'", warning=True)
+            )  # fmt: skip
 
     # --- diagnostics ----------------------------------------------------------------------
     def error(self, message: str, pos: int | None = None, warning: bool = False) -> None:
-        source, p = self.site(pos)
-        line, col = source.position(p)
-        self.report(AsmError(source.name, line, col, message + self.expansion_note(), warning))
+        """A problem at ``pos`` of the text being read (here if None)."""
+        self.reader.error(message, pos, warning)
 
     def report(self, err: AsmError) -> None:
-        table = self.warnings if err.warning else self.errors
-        table.setdefault((err.file, err.line, err.col, err.message), err)
+        self.diagnostics.report(err)
 
     def phase_error(self, name: str, new: int, old: int, start: int | None) -> None:
         self.phase_problem(
@@ -238,10 +228,10 @@ class Assembler(
         prog.symbol_table = entries
         order = {source.name: i for i, source in enumerate(self.sources.values())}
         prog.errors = sorted(
-            self.errors.values(), key=lambda e: (order.get(e.file, 0), e.line, e.col)
+            self.diagnostics.errors.values(), key=lambda e: (order.get(e.file, 0), e.line, e.col)
         )
         prog.warnings = sorted(
-            self.warnings.values(), key=lambda e: (order.get(e.file, 0), e.line, e.col)
+            self.diagnostics.warnings.values(), key=lambda e: (order.get(e.file, 0), e.line, e.col)
         )
         if self.phase_errors > 1:
             first = next(e for e in prog.errors if "phase error" in e.message)

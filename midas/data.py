@@ -20,15 +20,15 @@ class DataMixin:
     @pseudo(".BYTE")
     def p_byte(self, name: str) -> None:
         sizes = []
-        while self.skip_blanks() not in "\n;?" + EOF_CH:
+        while self.reader.skip_blanks() not in "\n;?" + EOF_CH:
             size = to_signed(self.argument_field())
             if not -36 <= size <= 36 or size == 0:
                 self.error(f".BYTE: byte size {size} is not between 1 and 36.")
             else:
                 sizes.append(size)
-            if self.skip_blanks() != ",":
+            if self.reader.skip_blanks() != ",":
                 break
-            self.pos += 1
+            self.reader.skip()
         if sizes and all(s < 0 for s in sizes):
             self.error(".BYTE needs at least one positive byte size")
             sizes = []
@@ -45,9 +45,9 @@ class DataMixin:
     # --- text -------------------------------------------------------------------------------
     @pseudo("ASCII", "ASCIZ", "ASCIC", ".ASCII", "SIXBIT", kind=P_VALUE)
     def p_text(self, name: str) -> int | None:
-        self.skip_blanks()
-        opened, delim = self.site(), self.text[self.pos]
-        text = self.ascii_with_values() if name == ".ASCII" else self.read_delimited()
+        self.reader.skip_blanks()
+        opened, delim = self.reader.site(), self.reader.text[self.reader.pos]
+        text = self.ascii_with_values() if name == ".ASCII" else self.reader.read_delimited()
         if text is None and delim not in ("\n", EOF_CH):  # named where the text starts
             line, col = opened[0].position(opened[1])
             message = f"{name}: the text opened with {delim!r} is never closed (the input ended)"
@@ -73,13 +73,13 @@ class DataMixin:
 
     def ascii_with_values(self) -> str | None:
         """.ASCII text: ``!expr`` is replaced by the value as a numeral."""
-        delim = self.skip_blanks()
+        delim = self.reader.skip_blanks()
         if delim in ("\n", EOF_CH):
             return None
-        self.pos += 1
+        self.reader.skip()
         out: list[str] = []
         while True:
-            c = self.next_char()
+            c = self.reader.next_char()
             if c == EOF_CH:
                 return None
             if c == delim:
@@ -103,7 +103,7 @@ class DataMixin:
                 # first word takes the fields before the text, the last one what
                 # follows it, those between stand alone.  Their octal numerals are
                 # read next, each a statement of its own.
-                self.push_text(TEXT, "".join(f"?{word:o}'" for word in words[1:]))
+                self.reader.push_text(TEXT, "".join(f"?{word:o}'" for word in words[1:]))
                 return words[0]
             self.error(
                 f"{name}: a text of {len(words)} words used as a value "
@@ -115,10 +115,10 @@ class DataMixin:
     def p_nth_word(self, name: str) -> int | None:
         index = 0
         if name == ".NTHWD":
-            self.skip_blanks()
+            self.reader.skip_blanks()
             index = self.argument_field() - 1
             self.comma(name)
-        self.skip_blanks()
+        self.reader.skip_blanks()
         self.text_word_index = index
         value = self.read_syllable(False)
         self.text_word_index = None
@@ -126,7 +126,7 @@ class DataMixin:
 
     @pseudo(".LENGTH", kind=P_VALUE)
     def p_length(self, name: str) -> int:
-        text = self.read_delimited()
+        text = self.reader.read_delimited()
         if text is None:
             self.error(".LENGTH needs a delimited text")
             return 0
@@ -134,19 +134,19 @@ class DataMixin:
 
     @pseudo(".ASCVL", kind=P_VALUE)
     def p_ascvl(self, name: str) -> int:
-        self.skip_blanks()
-        self.next_char()  # the delimiter (only one is written)
-        return ord(self.next_char()) & 0o177
+        self.reader.skip_blanks()
+        self.reader.next_char()  # the delimiter (only one is written)
+        return ord(self.reader.next_char()) & 0o177
 
     @pseudo("SQUOZE", ".RSQZ", kind=P_VALUE)
     def p_squoze(self, name: str) -> int:
-        self.skip_blanks()
+        self.reader.skip_blanks()
         flags = self.argument_field()
         self.comma(name)
-        if self.peek() not in SQUOZE:
+        if self.reader.peek() not in SQUOZE:
             self.error(f"{name} needs a symbol after the comma")
             return 0
-        sym = self.read_run()[:6].upper()
+        sym = self.reader.read_run()[:6].upper()
         if name == "SQUOZE":
             code = squoze(sym)
         else:
@@ -157,7 +157,7 @@ class DataMixin:
 
     @pseudo("XWD", kind=P_VALUE)
     def p_xwd(self, name: str) -> int:
-        self.skip_blanks()
+        self.reader.skip_blanks()
         left = self.argument_field()
         self.comma("XWD")
         right = self.argument_field()
@@ -165,7 +165,7 @@ class DataMixin:
 
     @pseudo(".OP", ".AOP", kind=P_VALUE)
     def p_op(self, name: str) -> int | None:
-        self.skip_blanks()
+        self.reader.skip_blanks()
         insn = self.argument_field()
         self.operand_break(name)
         ac = self.argument_field()
@@ -182,10 +182,10 @@ class DataMixin:
     def operand_break(self, name: str) -> None:
         """Between ``.OP`` operands: a comma or blanks.  MIDAS reads each operand with
         the field reader, which a blank ends as well as a comma."""
-        c = self.skip_blanks()
+        c = self.reader.skip_blanks()
         if c == ",":
-            self.pos += 1
-            c = self.skip_blanks()
+            self.reader.skip()
+            c = self.reader.skip_blanks()
         if c in "\n;?)>]" or c == EOF_CH:
             self.error(f"{name} needs three operands: instruction, AC and memory word")
 
@@ -204,14 +204,14 @@ class DataMixin:
     @pseudo(".BP", ".BM", ".LDB", ".DPB", ".IBP", ".LZ", ".TZ", kind=P_VALUE)
     def p_bytes(self, name: str) -> int:
         """Byte-pointer functions (MIDAS manual, node Bytes)."""
-        self.skip_blanks()
+        self.reader.skip_blanks()
         args = [self.argument_field()]
         wanted = {".LDB": 2, ".DPB": 3}.get(name, 1)
         while len(args) < wanted and self.comma(name):
             args.append(self.argument_field())
         args += [0] * (wanted - len(args))
-        if name != ".BP" and self.peek() == ",":
-            self.pos += 1  # the comma only ends the argument
+        if name != ".BP" and self.reader.peek() == ",":
+            self.reader.skip()  # the comma only ends the argument
         value = args[0]
         if name == ".LZ":
             return 36 - value.bit_length()

@@ -51,17 +51,15 @@ class DefinitionMixin:
 
     def assignment(self, name: str, start: int, suffix: int) -> None:
         """``FOO=word``; ``==`` half-kills, ``=:`` forbids another value (reference 1.5)."""
-        while self.text[self.pos] != "=":
-            self.pos += 1
-        self.pos += 1
+        reader = self.reader
+        while not reader.take("="):
+            reader.skip()
         flags = suffix
-        if self.text[self.pos] == "=":
-            self.pos += 1
+        if reader.take("="):
             flags |= F_HALFKILL
-        if self.text[self.pos] == ":":
-            self.pos += 1
+        if reader.take(":"):
             flags |= F_FIXED
-        self.skip_blanks()
+        reader.skip_blanks()
         saved = self.undef
         self.undef = False
         self.at_start = False

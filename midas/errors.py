@@ -26,3 +26,16 @@ class AssemblyAbort(Exception):
 
 class EndOfPass(Exception):
     """Raised by END (or the end of the input) to unwind the reader to the pass driver."""
+
+
+class Diagnostics:
+    """The problems found in an assembly, each reported once (by file, line, column and
+    message)."""
+
+    def __init__(self) -> None:
+        self.errors: dict[tuple, AsmError] = {}
+        self.warnings: dict[tuple, AsmError] = {}
+
+    def report(self, err: AsmError) -> None:
+        table = self.warnings if err.warning else self.errors
+        table.setdefault((err.file, err.line, err.col, err.message), err)

@@ -16,6 +16,7 @@ from enum import Enum
 from typing import Final, Literal
 
 from . import floats
+from .reader import SQUOZE_RUN
 from .source import EOF_CH, blanks_end
 from .symbols import (
     F_GLOBAL,
@@ -51,10 +52,6 @@ class Signal(Enum):
 
 DONE: Final = Signal.DONE
 RESTART: Final = Signal.RESTART
-# cond_stack holds, per open '[', where a successful conditional began, or LITERAL.
-LITERAL = ()
-
-SQUOZE_RUN = re.compile(r"[A-Za-z0-9.$%]+")
 _INT = re.compile(r"([0-9]+)(\.?)")
 _FLOAT = re.compile(r"[0-9]*\.[0-9]+")
 _DIGITS = re.compile(r"[0-9]+")
@@ -137,10 +134,10 @@ class ExpressionMixin:
         self.w_io = False
         self.w_field = 0
         self.w_store = store
-        text, start = self.text, self.pos
+        text, start = self.reader.text, self.reader.pos
         value = self.read_expr(0, False)
         if value is not DONE:
-            c = self.text[self.pos]
+            c = self.reader.text[self.reader.pos]
             if c != "\n" and c != ";":  # (the usual one-field word needs no more)
                 value = self.more_fields(value, text, start)
             if value is None:
@@ -162,23 +159,23 @@ class ExpressionMixin:
         fields = [first]
         seps: list[str] = []
         while True:
-            c = self.text[self.pos]
+            c = self.reader.text[self.reader.pos]
             if c in _FIELD_INVISIBLE:
                 c = self.peek_field()
             sep = ""
             if c == " " or c == "\t":
-                self.skip_blanks()
+                self.reader.skip_blanks()
                 c = self.peek_field()
                 if c != "," and c in FIELD_START:
                     sep = " "
             if c == ",":
-                self.pos += 1
-                if self.peek() == ",":
-                    self.pos += 1
+                self.reader.skip()
+                if self.reader.peek() == ",":
+                    self.reader.skip()
                     sep = ",,"
                 else:
                     sep = ","
-                self.skip_blanks()
+                self.reader.skip_blanks()
             if not sep:
                 break
             self.w_field += 1
@@ -195,8 +192,8 @@ class ExpressionMixin:
     def word_error(self, message: str) -> None:
         """An error about the pattern of the word just read, quoting the word."""
         text, start = self.word_at
-        if text is self.text:
-            word = text[start : self.pos].strip()
+        if text is self.reader.text:
+            word = text[start : self.reader.pos].strip()
             self.error(f"{message}: '{word}'", start)
         else:
             self.error(message)
@@ -256,35 +253,35 @@ class ExpressionMixin:
         conditional and braces are not part of the text they bracket.
         """
         while True:
-            c = self.text[self.pos]
+            c = self.reader.text[self.reader.pos]
             if c not in _FIELD_INVISIBLE:
                 return c
             if c == "@":
                 self.w_ind = True
-                self.pos += 1
+                self.reader.skip()
             elif c == "]":
-                if not (self.cond_stack and self.cond_stack[-1]):
+                if not self.reader.in_conditional():
                     return c
-                self.close_conditional()
+                self.reader.close_conditional()
             elif c == "}":
-                self.pos += 1
-            elif not self.pop_frame():
+                self.reader.skip()
+            elif not self.reader.pop_frame():
                 return c
 
     def read_expr(self, min_prec: int, after_op: bool) -> int | Literal[Signal.DONE] | None:
         """A field: operators at or above ``min_prec`` (precedence climbing)."""
-        c = self.text[self.pos]
+        c = self.reader.text[self.reader.pos]
         if c in _FIELD_INVISIBLE:
             c = self.peek_field()
         if not after_op:
             while c == "(":  # an index (X) at the start of a field is set aside
-                self.pos += 1
+                self.reader.skip()
                 self.at_start = False
                 self.w_idx += swap(self.read_group(")"))
                 c = self.peek_field()
         if c == "-" or c == "+" or c == "#":
             # A unary operator: the binary one with an implicit left operand.
-            self.pos += 1
+            self.reader.skip()
             self.at_start = False
             right = self.read_expr(UNARY_PREC, True)
             if right is None or right is DONE:
@@ -299,19 +296,19 @@ class ExpressionMixin:
                 return syllable
             left = syllable
         while True:
-            c = self.text[self.pos]
+            c = self.reader.text[self.reader.pos]
             if c in _FIELD_INVISIBLE:
                 c = self.peek_field()
             prec = PREC.get(c)
             if prec is None:
                 if c != "(":
                     return left
-                self.pos += 1  # FOO(X): the index is set aside, the field goes on
+                self.reader.skip()  # FOO(X): the index is set aside, the field goes on
                 self.w_idx += swap(self.read_group(")"))
                 continue
             if prec < min_prec:
                 return left
-            self.pos += 1
+            self.reader.skip()
             right = self.read_expr(prec + 1, True)
             if right is None or right is DONE:
                 self.error(f"missing operand after '{c}'")
@@ -332,8 +329,8 @@ class ExpressionMixin:
         RESTART if a label was read and a unary operator follows it."""
         labelled = False
         while True:
-            text = self.text
-            start = self.pos
+            text = self.reader.text
+            start = self.reader.pos
             c = text[start]
             if c in SQUOZE:
                 m = SQUOZE_RUN.match(text, start)
@@ -341,9 +338,9 @@ class ExpressionMixin:
                 end = m.end()
                 if text[end] != EOF_CH:
                     run = m.group()
-                    self.pos = end
+                    self.reader.seek(end)
                 else:
-                    run = self.read_run()
+                    run = self.reader.read_run()
                 first = run[0]
                 if first <= "9" and (first >= "0" or first == "."):
                     m = _INT.fullmatch(run)
@@ -351,7 +348,7 @@ class ExpressionMixin:
                         self.at_start = False
                         return self.integer(m.group(1), m.group(2), start)
                     if run == ".":
-                        c = self.text[self.pos]
+                        c = self.reader.text[self.reader.pos]
                         if self.at_start and (c == "=" or (c in " \t" and self.assignment_ahead())):
                             self.assignment(".", start, 0)
                             return DONE
@@ -366,15 +363,15 @@ class ExpressionMixin:
                 labelled = self.at_start
                 continue  # a label, macro call or inline pseudo-op: read on
             if c == "'" or c == '"' or c == "^":
-                self.pos += 1
+                self.reader.skip()
                 self.at_start = False
                 return self.quoted(c)
             if c == "<":
-                self.pos += 1
+                self.reader.skip()
                 self.at_start = False
                 return self.read_group(">")
             if c == "(":
-                self.pos += 1
+                self.reader.skip()
                 self.at_start = False
                 value = swap(self.read_group(")"))
                 if after_op:
@@ -382,59 +379,42 @@ class ExpressionMixin:
                 self.w_idx += value
                 continue
             if c == "[":
-                self.pos += 1
+                self.reader.skip()
                 self.at_start = False
                 return self.read_literal()
             if c == "@":
-                self.pos += 1
+                self.reader.skip()
                 self.w_ind = True
                 continue
             if c == "]":
-                if not (self.cond_stack and self.cond_stack[-1]):
+                if not self.reader.in_conditional():
                     return None
-                self.close_conditional()
+                self.reader.close_conditional()
                 continue
             if c == "}":
-                self.pos += 1
+                self.reader.skip()
                 continue
             if (c == " " or c == "\t") and self.at_start:
-                self.skip_blanks()  # after a label or a conditional's test
+                self.reader.skip_blanks()  # after a label or a conditional's test
                 continue
-            if c == EOF_CH and self.pop_frame():
+            if c == EOF_CH and self.reader.pop_frame():
                 continue
             if labelled and (c == "-" or c == "+" or c == "#"):
                 return RESTART
             return None
 
-    def read_run(self) -> str:
-        """A run of SQUOZE characters, glued across the end of an expansion."""
-        m = SQUOZE_RUN.match(self.text, self.pos)
-        assert m is not None
-        self.pos = m.end()
-        if self.text[self.pos] != EOF_CH:
-            return m.group()
-        parts = [m.group()]
-        while self.peek() in SQUOZE:
-            m = SQUOZE_RUN.match(self.text, self.pos)
-            assert m is not None
-            parts.append(m.group())
-            self.pos = m.end()
-            if self.text[self.pos] != EOF_CH:
-                break
-        return "".join(parts)
-
     def integer(self, digits: str, decimal: str, start: int) -> int:
         """A digit string: current radix, decimal with ``.``, octal with ``'``; then ``^``."""
         if decimal:
             radix = 10
-        elif self.text[self.pos] == "'":
-            self.pos += 1
+        elif self.reader.text[self.reader.pos] == "'":
+            self.reader.skip()
             radix = 8
         else:
             radix = self.radix
         value = self.digits_value(digits, radix, start)
-        if self.text[self.pos] == "^":
-            self.pos += 1
+        if self.reader.text[self.reader.pos] == "^":
+            self.reader.skip()
             exponent = self.exponent()
             if exponent < 0:
                 self.error(f"{_shown(digits)}{decimal}^{exponent}: an integer's exponent cannot be "
@@ -443,7 +423,9 @@ class ExpressionMixin:
             # radix^37 > 2^36: a larger exponent overflows any non-zero value
             value *= radix ** min(exponent, 37)
         if value > MASK36:
-            written = _shown(self.text[start : self.pos])  # (the exponent as written too)
+            written = _shown(
+                self.reader.text[start : self.reader.pos]
+            )  # (the exponent as written too)
             self.error(f"number {written} does not fit in 36 bits", start)
         return value & MASK36
 
@@ -473,20 +455,20 @@ class ExpressionMixin:
 
     def exponent(self) -> int:
         """The integer after ``^`` in a number (current radix unless ``.`` or ``'``)."""
-        negative = self.text[self.pos] == "-"
+        negative = self.reader.text[self.reader.pos] == "-"
         if negative:
-            self.pos += 1
-        m = _DIGITS.match(self.text, self.pos)
+            self.reader.skip()
+        m = _DIGITS.match(self.reader.text, self.reader.pos)
         if not m:
             self.error("'^' after a number needs an integer exponent")
             return 0
-        self.pos = m.end()
+        self.reader.seek(m.end())
         radix = self.radix
-        if self.text[self.pos] == ".":
-            self.pos += 1
+        if self.reader.text[self.reader.pos] == ".":
+            self.reader.skip()
             radix = 10
-        elif self.text[self.pos] == "'":
-            self.pos += 1
+        elif self.reader.text[self.reader.pos] == "'":
+            self.reader.skip()
             radix = 8
         value = self.digits_value(m.group(), radix, m.start())
         return -value if negative else value
@@ -494,12 +476,12 @@ class ExpressionMixin:
     def float_number(self, run: str, start: int) -> int:
         """A decimal floating-point number; ``^`` scales by 10, ``_`` makes it fixed."""
         power = 0
-        if self.text[self.pos] == "^":
-            self.pos += 1
+        if self.reader.text[self.reader.pos] == "^":
+            self.reader.skip()
             power = self.exponent()
         shift = None
-        if self.text[self.pos] == "_":
-            self.pos += 1
+        if self.reader.text[self.reader.pos] == "_":
+            self.reader.skip()
             shift = self.exponent()
         try:
             value = floats.decimal_value(run, power)
@@ -507,7 +489,7 @@ class ExpressionMixin:
                 return floats.encode(value)
             return floats.fixed(value, shift) & MASK36
         except floats.FloatRangeError:
-            written = _shown(self.text[start : self.pos])
+            written = _shown(self.reader.text[start : self.reader.pos])
             if shift is None:
                 self.error(f"floating-point number {written} is out of range", start)
             else:
@@ -516,7 +498,7 @@ class ExpressionMixin:
 
     def quoted(self, q: str) -> int:
         """``'X`` (SIXBIT), ``"X`` (ASCII) or ``^X`` (control); the quote is consumed."""
-        c = self.peek()
+        c = self.reader.peek()
         if c == "\n" and q != "'":
             # MIDAS takes the next character, whatever it is.  A line ends with CR LF:
             # the CR is the character (15) and the LF still ends the statement.
@@ -524,19 +506,19 @@ class ExpressionMixin:
         if c in ("\n", EOF_CH):
             self.error(f"missing character after {q}")
             return 0
-        self.pos += 1
+        self.reader.skip()
         if q == "^":
             return upper_code(c) & 0o77
         value = 0
         while True:
             value = self.add_quoted_char(value, q, c)
-            while self.peek() in SQUOZE:
-                value = self.add_quoted_char(value, q, self.text[self.pos])
-                self.pos += 1
-            if self.peek() != q:
+            while self.reader.peek() in SQUOZE:
+                value = self.add_quoted_char(value, q, self.reader.text[self.reader.pos])
+                self.reader.skip()
+            if self.reader.peek() != q:
                 return value
-            self.pos += 1
-            c = self.next_char()
+            self.reader.skip()
+            c = self.reader.next_char()
             if c in ("\n", EOF_CH):
                 self.error(f"missing character after {q}")
                 return value
@@ -563,22 +545,22 @@ class ExpressionMixin:
         Returns None when reading should go on with the next syllable.
         """
         name = run[:6].upper()
-        c = self.text[self.pos]
+        c = self.reader.text[self.reader.pos]
         suffix = 0
         if c == "'":
-            self.pos += 1
+            self.reader.skip()
             suffix = F_VARIABLE
-            c = self.text[self.pos]
+            c = self.reader.text[self.reader.pos]
         elif c == '"':
-            self.pos += 1
+            self.reader.skip()
             suffix = F_GLOBAL
-            c = self.text[self.pos]
+            c = self.reader.text[self.reader.pos]
         if self.at_start:
             if c == ":":
-                self.pos += 1
-                halfkill = self.text[self.pos] == ":"
+                self.reader.skip()
+                halfkill = self.reader.text[self.reader.pos] == ":"
                 if halfkill:
-                    self.pos += 1
+                    self.reader.skip()
                 self.define_label(name, start, halfkill, suffix)
                 return None
             if c == "=" or (c in " \t" and self.assignment_ahead()):
@@ -608,13 +590,13 @@ class ExpressionMixin:
 
     def assignment_ahead(self) -> bool:
         """After a symbol at the start of a statement: do blanks lead to ``=``?"""
-        text = self.text
-        c = text[self.pos + 1]
+        text = self.reader.text
+        c = text[self.reader.pos + 1]
         if c == "=":
             return True
         if c != " " and c != "\t":
             return False
-        return text[blanks_end(text, self.pos)] == "="
+        return text[blanks_end(text, self.reader.pos)] == "="
 
     def pseudo_op(self, name: str, sym: Sym, start: int) -> int | Literal[Signal.DONE] | None:
         method, category = sym.handler
@@ -627,7 +609,7 @@ class ExpressionMixin:
         if category != P_INLINE and not (head and self.ctx is self.top):
             where = "inside a literal or grouping" if self.ctx is not self.top else "here"
             self.error(f"{name} must begin a statement; it cannot be used {where}", start)
-            self.rest_of_line()
+            self.reader.rest_of_line()
             return None
         if category == P_STMT:
             handler(name)

@@ -21,8 +21,8 @@ from typing import Any, TypeAlias
 from .conditionals import ARITHMETIC
 from .expressions import INDIRECT, LH, MASK18, MASK36, PREC, apply_operator, swap, to_signed
 from .macros import END_EOL, END_OTHER, MORE, NULLSPECIFIED, SPECIFIED, UNSPECIFIED
-from .source import EOF_CH, FILE, MACRO, Frame, blanks_end
-from .statements import STATEMENT_GAP
+from .reader import STATEMENT_GAP
+from .source import MACRO, Frame, blanks_end
 from .symbols import F_IO, F_PREDEF, P_INLINE, PSEUDO, SPECIAL, VALUE, Sym
 from .symbols import MACRO as MACRO_SYM
 from .textcodes import numeral
@@ -317,12 +317,13 @@ class FastLinesMixin:
         plain: the statements before it are done, and the general reader takes over at
         its start, as after a statement of its own; True when something other than a
         statement follows, for the general reader's statement loop."""
+        reader = self.reader
         indexes = self.line_indexes
-        text = self.text
+        text = reader.text
         index = indexes.get(text)
         if index is None:
             index = indexes[text] = {}
-        step = index.get(self.pos) or self.new_step(index, text, self.pos)
+        step = index.get(reader.pos) or self.new_step(index, text, reader.pos)
         if step is None:
             return False
         while True:
@@ -335,7 +336,6 @@ class FastLinesMixin:
                 sym = self.symbols.get(name)
                 ok = sym is not None and sym.kind == PSEUDO and sym.handler[0] == ARITHMETIC_IF
                 if ok:
-                    self.success = 0
                     # The failing conditionals of the same name that follow go too.
                     end = pos + plan[2]
                     while True:
@@ -348,7 +348,7 @@ class FastLinesMixin:
                         if plan[0] != FAILING or plan[3] != name or plan[1] != self.radix:
                             break
                         end = after[0] + plan[2]
-                    self.pos = end
+                    reader.conditional(False, end)
             elif kind == CONDITIONAL:
                 ok = self.planned_conditional(plan, pos)
             else:
@@ -358,44 +358,28 @@ class FastLinesMixin:
                     return False
                 if self.top.sizes:
                     return True  # .BYTE: the words are bytes, which plans do not pack
-            self.steps += 1
-            # On to the next statement, as next_statement goes at top level; the general
-            # loop takes over where something other than a statement begins.
+            reader.count_statement()
+            # On to the next statement, as the reader goes between statements at top
+            # level; the general loop takes over where something other than a
+            # statement begins.
             while True:
-                if self.text is not text:
-                    text = self.text
+                if reader.text is not text:
+                    text = reader.text
                     index = indexes.get(text)
                     if index is None:
                         index = indexes[text] = {}
-                end = ~self.pos
+                end = ~reader.pos
                 step = index.get(end)
                 if step is None:
-                    step = index[end] = self.next_step(index, text, self.pos)
-                if isinstance(step, list):
+                    step = index[end] = self.next_step(index, text, reader.pos)
+                if step.__class__ is list:
                     break
-                pos = self.pos = step
-                c = text[pos]
-                if c == ";":  # a comment, to the end of the line
-                    eol = text.find("\n", pos)
-                    if eol < 0:
-                        return True
-                    self.pos = eol
-                elif c == "]" and self.cond_stack and self.cond_stack[-1]:
-                    self.close_conditional()
-                elif c == "}":
-                    self.pos = pos + 1
-                elif c != EOF_CH or not self.pop_frame():
+                reader.seek(step)
+                if not reader.pass_between():
                     return True
-            pos = self.pos = step[0]
+            reader.seek(step[0])
             self.undef = False
-            frame = self.frames[-1]
-            if frame.kind == FILE:
-                self.stmt_site = (frame.source, pos)
-                if not frame.expanded and pos > frame.reached:
-                    frame.reached = pos  # self.file_statement(frame, pos), inline
-                    self.steps = 0
-            else:
-                self.stmt_site = frame.site
+            self.stmt_site = reader.begin_statement()
 
     def new_step(self, index: dict, text: str, pos: int) -> list | None:
         """The statement at ``pos`` of ``text`` for :meth:`simple_statement`: ``[pos, line,
@@ -530,7 +514,7 @@ class FastLinesMixin:
             value = self.field_value(op, pos)
             if value is None:
                 return False
-        if close and not (self.cond_stack and self.cond_stack[-1]):
+        if close and not self.reader.in_conditional():
             return False  # only the end of a successful conditional may follow
         # A symbol with a value is looked up here; the rest is field_value's work.
         symbols = self.symbols
@@ -551,7 +535,7 @@ class FastLinesMixin:
                 return False
         for name, label_offset in labels:
             self.define_label(name, _place(pos, label_offset, moved, split), False, 0)
-        self.pos = pos + end - moved
+        self.reader.seek(pos + end - moved)
         if ac is not None:
             assert ac_value is not None
             if io:
@@ -596,17 +580,8 @@ class FastLinesMixin:
             if value is None:
                 return False
             success = test(to_signed(value & MASK36))
-        if skip < 0:
-            self.pos = pos + end
-            self.conditional(success)
-        elif success:
-            self.success = MASK36
-            frame = self.frames[-1]
-            self.cond_stack.append((frame.source, pos + end) if frame.kind == FILE else frame.site)
-            self.pos = pos + end + 1
-        else:
-            self.success = 0
-            self.pos = pos + skip
+        self.reader.seek(pos + end)
+        self.reader.conditional(success, pos + skip if skip >= 0 else -1)
         return True
 
     def planned_call(
@@ -669,11 +644,9 @@ class FastLinesMixin:
         args = self.filled_arguments(dummies, values, status) if n else []
         for label, offset in labels:
             self.define_label(label, _place(pos, offset, moved, split), False, 0)
-        frame = self.frames[-1]
-        at = _place(pos, start, moved, split)
-        site = (frame.source, at) if frame.kind == FILE else frame.site
-        self.pos = _place(pos, end, moved, split)
-        self.push_frame(Frame(MACRO, macro.body.format(*args), site, name))
+        site = self.reader.site(_place(pos, start, moved, split))
+        self.reader.seek(_place(pos, end, moved, split))
+        self.reader.push_frame(Frame(MACRO, macro.body.format(*args), site, name))
         return True
 
     def starts_anew(self, body: str) -> bool:
@@ -699,7 +672,7 @@ class FastLinesMixin:
             return False
         for label, offset in labels:
             self.define_label(label, _place(pos, offset, moved, split), False, 0)
-        self.pos = _place(pos, end, moved, split)
+        self.reader.seek(_place(pos, end, moved, split))
         self.pseudo_start = _place(pos, start, moved, split)
         self.at_start = False
         getattr(self, method)(name)
@@ -712,7 +685,7 @@ class FastLinesMixin:
         planned instruction in which nothing can go wrong: the general reader reports
         errors in an expansion at the call, which this reading cannot."""
         if line[end - 1] == "\n":  # the call ate the line end: the next line follows
-            text = self.text
+            text = self.reader.text
             rest_pos = pos + end
             eol = text.find("\n", rest_pos)
             if eol < 0:

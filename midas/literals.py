@@ -10,7 +10,7 @@ VARIABLES (or END) allocates.
 from __future__ import annotations
 
 from .contexts import LiteralContext
-from .expressions import LITERAL, MASK18
+from .expressions import MASK18
 from .symbols import F_FIXED, F_PREDEF, F_VARIABLE, VALUE, Sym
 
 
@@ -37,14 +37,13 @@ class ConstantsMixin:
             self.error("literal used while .LITSW forbids them")
         self.enter()
         ctx = LiteralContext()
-        mark = len(self.cond_stack)
-        self.cond_stack.append(LITERAL)
+        mark = self.reader.open_literal()
         saved = self.undef
         self.undef = False
-        text, start = self.text, self.pos
+        text, start = self.reader.text, self.reader.pos
         self.read_statements(ctx)
         ctx.flush_bytes()
-        del self.cond_stack[mark:]
+        self.reader.close_literal(mark)
         undefined = self.undef
         self.undef = saved
         self.depth -= 1
@@ -55,7 +54,7 @@ class ConstantsMixin:
         # earlier one that has the same value and refers to the same undefined symbols
         # the same way, which its text tells (a literal read across the end of an
         # expansion is never shared).
-        source = text[start : self.pos] if text is self.text else None
+        source = text[start : self.reader.pos] if text is self.reader.text else None
         if self.old and source is not None and "." not in source:
             return self.place_old_literal(words, _literal_text(source), undefined)
         if not undefined:

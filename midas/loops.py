@@ -12,7 +12,7 @@ import re
 
 from .expressions import SQUOZE, to_signed
 from .macros import END_EOL, MORE
-from .source import EOF_CH, FILE, IRP, MACRO, REPEAT, Frame
+from .source import EOF_CH, IRP, MACRO, REPEAT, Frame
 from .symbols import key, pseudo, special
 
 MAX_REPEAT = 1 << 20
@@ -24,70 +24,64 @@ class LoopMixin:
     # --- REPEAT -------------------------------------------------------------------------
     @pseudo("REPEAT")
     def p_repeat(self, name: str) -> None:
-        start = self.pos
+        start = self.reader.pos
         value, undefined = self.condition_value()
         count = to_signed(value)
         if undefined and self.pass_no == 1:
             self.error("REPEAT count not defined yet (it would change the code between passes)",
                        start)  # fmt: skip
-        if self.peek() == "[":
-            self.pos += 1
-            body = self.read_balanced("[", "]")
+        if self.reader.peek() == "[":
+            self.reader.skip()
+            body = self.reader.read_balanced("[", "]")
             if body is None:
                 self.error("REPEAT: missing ']'", start)
                 return
         else:
-            body = self.rest_of_line() + "\n"
-            self.skip_line_end()
+            body = self.reader.rest_of_line() + "\n"
+            self.reader.skip_line_end()
         if count > MAX_REPEAT:
             self.error(f"REPEAT count {count} is too large", start)
             return
         if count > 0 and body:
-            frame = Frame(REPEAT, body + EOF_CH, self.site(start), "")
+            frame = Frame(REPEAT, body + EOF_CH, self.reader.site(start), "")
             frame.passes = count
             frame.body = frame.text
-            self.push_frame(frame)
+            self.reader.push_frame(frame)
 
     @special(".RPCNT")
     def get_rpcnt(self) -> int:
-        return self.loop_count(REPEAT)
+        return self.reader.loop_count(REPEAT)
 
     @special(".IRPCNT")
     def get_irpcnt(self) -> int:
-        return self.loop_count(IRP)
-
-    def loop_count(self, kind: int) -> int:
-        for frame in reversed(self.frames):
-            if frame.kind == kind:
-                return frame.count
-        return 0
+        return self.reader.loop_count(IRP)
 
     # --- IRP ----------------------------------------------------------------------------
     @pseudo("IRP", "IRPC", "IRPS", "IRPW", "IRPNC")
     def p_irp(self, name: str) -> None:
-        start = self.pos
+        start = self.reader.pos
         # Read from an expansion, the passes depend on the text alone: an IRP in a macro
         # called again with the same arguments is not read again.
         key = None
-        if name != "IRPNC" and self.frames[-1].kind != FILE:
-            key = (name, self.text_key(start))
+        if name != "IRPNC" and self.reader.in_expansion():
+            key = (name, self.reader.text_key(start))
             known = self.irps.get(key)
             if known is not None:
                 texts, length = known
-                self.pos += length
+                self.reader.skip(length)
                 self.push_irp(name, texts, start)
                 return
-        text = self.text
+        text = self.reader.text
         texts = self.irp_passes(name)
         if texts is None:
             return
-        if key is not None and self.text is text:  # read from this text alone
-            self.irps[key] = (texts, self.pos - start)
+        if key is not None and self.reader.text is text:  # read from this text alone
+            self.irps[key] = (texts, self.reader.pos - start)
         self.push_irp(name, texts, start)
 
     def irp_passes(self, name: str) -> list[str] | None:
         """The text of each pass of the IRP whose header starts here."""
-        start = self.pos
+        start = self.reader.pos
         limits: tuple[int, ...] = (0, 1, -1)
         if name == "IRPNC":
             limits = tuple(to_signed(self.condition_value()[0]) for _ in range(3))
@@ -118,9 +112,9 @@ class LoopMixin:
 
     def push_irp(self, name: str, texts: list[str], start: int) -> None:
         if texts:
-            frame = Frame(IRP, texts[0], self.site(start), name)
+            frame = Frame(IRP, texts[0], self.reader.site(start), name)
             frame.passes = texts
-            self.push_frame(frame)
+            self.reader.push_frame(frame)
 
     def irp_groups(self) -> list[tuple[str, str, str]] | None:
         """The IRP header: groups ``first,second,string`` up to the body."""
@@ -128,23 +122,23 @@ class LoopMixin:
         while True:
             dummy_names = []
             for _ in range(2):
-                c = self.skip_blanks()
-                dummy_names.append(key(self.read_run()) if c in SQUOZE else "")
-                if self.skip_blanks() != ",":
+                c = self.reader.skip_blanks()
+                dummy_names.append(key(self.reader.read_run()) if c in SQUOZE else "")
+                if self.reader.skip_blanks() != ",":
                     self.error("IRP: a comma should follow each dummy name")
-                    self.rest_of_line()
+                    self.reader.rest_of_line()
                     return None
-                self.pos += 1
+                self.reader.skip()
             text, how = self.scan_normal(backslash=False, paren=False)
             groups.append((dummy_names[0], dummy_names[1], text or ""))
-            if how == MORE or (how != END_EOL and self.text[self.pos - 1] == "]"):
-                c = self.peek()
+            if how == MORE or (how != END_EOL and self.reader.text[self.reader.pos - 1] == "]"):
+                c = self.reader.peek()
                 if c in SQUOZE or c == ",":
                     if c == ",":
-                        self.pos += 1
+                        self.reader.skip()
                     continue
-            if self.peek() != EOF_CH:
-                self.pos += 1  # the character ending the header is thrown away
+            if self.reader.peek() != EOF_CH:
+                self.reader.skip()  # the character ending the header is thrown away
             return groups
 
     def irp_split(self, name: str, text: str, limits: tuple) -> list[tuple[str, str]]:
@@ -208,42 +202,35 @@ class LoopMixin:
     @pseudo(".STOP", ".ISTOP")
     def p_stop(self, name: str) -> None:
         """Leave the innermost macro body or loop pass (``.ISTOP``: and the loop)."""
-        for depth in range(len(self.frames) - 1, 0, -1):
-            frame = self.frames[depth]
+        for depth in range(len(self.reader.frames) - 1, 0, -1):
+            frame = self.reader.frames[depth]
             if frame.kind in (MACRO, REPEAT, IRP):
                 if name == ".ISTOP":
                     frame.finished = True
-                del self.frames[depth + 1 :]
-                del self.cond_stack[frame.cond_depth :]
-                frame.pos = len(frame.text) - 1
-                self.text = frame.text
-                self.pos = frame.pos
+                self.reader.unwind(depth, len(frame.text) - 1)
                 return
         self.error(f"{name} outside a macro or loop")
 
     @pseudo(".GO")
     def p_go(self, name: str) -> None:
         """Continue after ``.TAG tag`` in the current expansion or an enclosing one."""
-        if self.skip_blanks() not in SQUOZE:
+        if self.reader.skip_blanks() not in SQUOZE:
             self.error(".GO needs a tag")
             return
-        tag = self.read_run()
+        tag = self.reader.read_run()
         pattern = re.compile(r"\.TAG[ \t]+" + re.escape(tag) + r"(?![A-Za-z0-9.$%])", re.IGNORECASE)
-        for depth in range(len(self.frames) - 1, 0, -1):
-            frame = self.frames[depth]
+        for depth in range(len(self.reader.frames) - 1, 0, -1):
+            frame = self.reader.frames[depth]
             m = pattern.search(frame.text)
-            self.count_steps(len(frame.text))  # searched, and perhaps read again
+            self.reader.count_steps(len(frame.text))  # searched, and perhaps read again
             if m:
                 frame.jumps += 1
                 frame.tag = tag
-                del self.frames[depth + 1 :]
-                del self.cond_stack[frame.cond_depth :]
-                self.text = frame.text
-                self.pos = frame.pos = m.end()
+                self.reader.unwind(depth, m.end())
                 return
         self.error(f".GO {tag}: no .TAG {tag} in the enclosing macros and loops")
 
     @pseudo(".TAG")
     def p_tag(self, name: str) -> None:
-        if self.skip_blanks() in SQUOZE:
-            self.read_run()
+        if self.reader.skip_blanks() in SQUOZE:
+            self.reader.read_run()

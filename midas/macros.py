@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from .expressions import SQUOZE
-from .source import EOF_CH, FILE, MACRO, TEXT, Frame, blanks_end
+from .source import EOF_CH, MACRO, TEXT, Frame, blanks_end
 from .symbols import MACRO as MACRO_SYM
 from .symbols import Sym, key, pseudo, special
 from .textcodes import numeral
@@ -80,12 +80,12 @@ class MacroMixin:
     # --- definition ---------------------------------------------------------------------
     @pseudo("DEFINE")
     def p_define(self, name: str) -> None:
-        start = self.pos
-        if self.skip_blanks() not in SQUOZE:
+        start = self.reader.pos
+        if self.reader.skip_blanks() not in SQUOZE:
             self.error("DEFINE needs the name of the macro")
-            self.rest_of_line()
+            self.reader.rest_of_line()
             return
-        macro_name = key(self.read_run())
+        macro_name = key(self.reader.read_run())
         dummies = self.read_dummy_list()
         parts = self.read_body({d.name: i for i, d in enumerate(dummies)}, start)
         if parts is None:
@@ -99,30 +99,30 @@ class MacroMixin:
         dummies: list[Dummy] = []
         syntax, gensym, keyword = NORMAL, False, False
         while True:
-            c = self.peek()
+            c = self.reader.peek()
             if c == "\n" or c == EOF_CH:
-                self.skip_line_end()
+                self.reader.skip_line_end()
                 return dummies
             if c == ";":
-                self.rest_of_line()
+                self.reader.rest_of_line()
                 continue
             if c in SQUOZE:
-                dummy = Dummy(key(self.read_run()), syntax, gensym, keyword)
+                dummy = Dummy(key(self.reader.read_run()), syntax, gensym, keyword)
                 dummies.append(dummy)
-                c = self.peek()
+                c = self.reader.peek()
                 if c == "/":  # FOO/ is the old way of writing -FOO
-                    self.pos += 1
+                    self.reader.skip()
                     syntax = NORMAL if syntax == WHOLELINE else WHOLELINE
                     dummy.syntax = syntax
                 elif c == "=":
-                    self.pos += 1
+                    self.reader.skip()
                     text, how = self.scan_normal(backslash=False, paren=False)
                     dummy.default = text or ""
                     if how == END_EOL:
-                        self.skip_line_end()
+                        self.reader.skip_line_end()
                         return dummies
                 continue
-            self.pos += 1
+            self.reader.skip()
             if c in OPENS:
                 syntax = BALANCED
             elif c in CLOSES:
@@ -140,12 +140,12 @@ class MacroMixin:
 
     def read_body(self, dummies: dict[str, int], start: int) -> list[str | int] | None:
         """The text up to the matching TERMIN, with dummies made into argument slots."""
-        site = self.site(start)
+        site = self.reader.site(start)
         parts: list[str | int] = []
         text = []
         depth = 0
-        pos = seg = self.pos
-        src = self.text
+        pos = seg = self.reader.pos
+        src = self.reader.text
         while True:
             m = _BODY_TOKEN.search(src, pos)
             assert m is not None
@@ -153,11 +153,11 @@ class MacroMixin:
             at = m.start()
             if tok == EOF_CH:
                 text.append(src[seg:at])
-                self.pos = at
-                if not self.pop_frame():
-                    self.error(f"no TERMIN for the DEFINE or IRP at {self.place(site)}")
+                self.reader.seek(at)
+                if not self.reader.pop_frame():
+                    self.error(f"no TERMIN for the DEFINE or IRP at {self.reader.place(site)}")
                     return None
-                src, pos, seg = self.text, self.pos, self.pos
+                src, pos, seg = self.reader.text, self.reader.pos, self.reader.pos
                 continue
             word = tok[:6].upper()
             slot = dummies.get(word)
@@ -176,14 +176,14 @@ class MacroMixin:
                     continue
                 if word == "TERMIN":
                     parts.append("".join(text))
-                    self.pos = pos
-                    if self.peek() != EOF_CH:
-                        self.pos += 1  # the character after TERMIN is eaten
+                    self.reader.seek(pos)
+                    if self.reader.peek() != EOF_CH:
+                        self.reader.skip()  # the character after TERMIN is eaten
                     return [p for p in parts if p != ""]
-                self.pos = pos
-                quoted = self.read_delimited()
+                self.reader.seek(pos)
+                quoted = self.reader.read_delimited()
                 text.append(quoted or "")
-                src, pos, seg = self.text, self.pos, self.pos
+                src, pos, seg = self.reader.text, self.reader.pos, self.reader.pos
                 continue
             if word == "TERMIN":
                 depth -= 1
@@ -196,20 +196,20 @@ class MacroMixin:
         text it was read from, so that the next expansion of the same text (an IRP in a
         macro called again) does not read it again."""
         key = None
-        if self.frames[-1].kind != FILE:
-            key = (tuple(dummies), self.text_key(self.pos))
+        if self.reader.in_expansion():
+            key = (tuple(dummies), self.reader.text_key(self.reader.pos))
             known = self.bodies.get(key)
             if known is not None:
                 body, length = known
-                self.pos += length
+                self.reader.skip(length)
                 return body
-        text, pos = self.text, self.pos
+        text, pos = self.reader.text, self.reader.pos
         parts = self.read_body(dummies, start)
         if parts is None:
             return None
         body = template(parts)
-        if key is not None and self.text is text:  # read from this text alone
-            self.bodies[key] = (body, self.pos - pos)
+        if key is not None and self.reader.text is text:  # read from this text alone
+            self.bodies[key] = (body, self.reader.pos - pos)
         return body
 
     @pseudo("TERMIN")
@@ -219,16 +219,16 @@ class MacroMixin:
 
     @pseudo(".QUOTE")
     def p_quote(self, name: str) -> None:
-        text = self.read_delimited()
+        text = self.reader.read_delimited()
         if text:
-            self.push_text(TEXT, text)
+            self.reader.push_text(TEXT, text)
 
     # --- calls --------------------------------------------------------------------------
     def call_macro(self, macro: Macro, name: str, start: int) -> None:
-        site = self.site(start)
+        site = self.reader.site(start)
         args = self.call_arguments(macro) if macro.dummies else []
         frame = Frame(MACRO, macro.body.format(*args), site, name)
-        self.push_frame(frame)
+        self.reader.push_frame(frame)
 
     def call_arguments(self, macro: Macro) -> list[str]:
         """Read a call's arguments by each dummy's syntax; fill in the unspecified ones."""
@@ -236,15 +236,15 @@ class MacroMixin:
         n = len(dummies)
         values: list[str] = [""] * n
         status = [UNSPECIFIED] * n
-        c = self.peek()
+        c = self.reader.peek()
         paren = ended = eol = False
         if c == "\n":
-            self.pos += 1  # NAME alone on its line: every dummy unspecified
+            self.reader.skip()  # NAME alone on its line: every dummy unspecified
             ended = True
         elif c == EOF_CH or c == ";":
             ended = True
         else:
-            self.pos += 1  # the character after the name is not part of the arguments
+            self.reader.skip()  # the character after the name is not part of the arguments
             paren = c in OPENS
         i = 0
         while i < n and not ended:
@@ -263,7 +263,7 @@ class MacroMixin:
         if paren:
             self.skip_to_close()
         elif eol:
-            self.skip_line_end()
+            self.reader.skip_line_end()
         return self.filled_arguments(dummies, values, status)
 
     def filled_arguments(
@@ -292,13 +292,13 @@ class MacroMixin:
             if (
                 syntax == NORMAL
                 and i + 1 < len(values)
-                and self.text[self.pos - 1] == "]"
-                and self.text[self.pos] == ","
+                and self.reader.text[self.reader.pos - 1] == "]"
+                and self.reader.text[self.reader.pos] == ","
             ):
                 self.error(
                     "a comma after a bracketed argument gives the next dummy no argument "
                     "(MIDAS reads [A],[B] as A, nothing, B: write [A][B])",
-                    self.pos,
+                    self.reader.pos,
                     warning=True,
                 )
         elif how == MORE:
@@ -312,19 +312,19 @@ class MacroMixin:
         """A run of by-keyword dummies: ``NAME=value`` until a terminator."""
         slots = {dummies[k].name: k for k in range(i, j)}
         while True:
-            c = self.skip_blanks()
+            c = self.reader.skip_blanks()
             if c not in SQUOZE:
                 if c == ",":
-                    self.pos += 1
+                    self.reader.skip()
                     return MORE
                 return END_EOL if c == "\n" else END_OTHER
-            start = self.pos
-            name = key(self.read_run())
+            start = self.reader.pos
+            name = key(self.reader.read_run())
             k = slots.get(name)
-            if self.skip_blanks() != "=" or k is None:
+            if self.reader.skip_blanks() != "=" or k is None:
                 self.error(f"{name} is not a keyword argument of this macro", start)
                 return END_OTHER
-            self.pos += 1
+            self.reader.skip()
             how = self.one_argument(dummies[k].syntax, k, values, status, paren)
             if how != MORE:
                 return how
@@ -335,10 +335,10 @@ class MacroMixin:
         if syntax == BALANCED:
             return self.scan_balanced()
         if syntax == WHOLELINE:
-            if self.peek() == EOF_CH:
+            if self.reader.peek() == EOF_CH:
                 return None, END_OTHER
-            text = self.rest_of_line()
-            self.skip_line_end()
+            text = self.reader.rest_of_line()
+            self.reader.skip_line_end()
             return text, MORE
         if syntax in (STRUNG, KEEPSTRUNG):
             return self.scan_strung(syntax == KEEPSTRUNG)
@@ -346,36 +346,35 @@ class MacroMixin:
 
     def scan_normal(self, backslash: bool, paren: bool) -> tuple[str | None, int]:
         """The normal syntax: ``[text]``, ``\\expr``, or text up to ``,`` ``;`` or EOL."""
-        c = self.peek()
+        c = self.reader.peek()
         if c in " \t":
-            end = blanks_end(self.text, self.pos)
-            if self.text[end] == ";":  # blanks before a semicolon do not count
-                self.pos = end
+            end = blanks_end(self.reader.text, self.reader.pos)
+            if self.reader.text[end] == ";":  # blanks before a semicolon do not count
+                self.reader.seek(end)
                 c = ";"
         if c == ",":
-            self.pos += 1
+            self.reader.skip()
             return None, MORE
         if c == "\n" or c == EOF_CH:
             return None, END_EOL
         if c == ";" or (paren and c in CLOSES):
             return None, END_OTHER
         if c == "[":
-            self.pos += 1
-            text = self.read_balanced("[", "]")
+            self.reader.skip()
+            text = self.reader.read_balanced("[", "]")
             return text or "", MORE
         if c == "\\" and backslash:
-            self.pos += 1
+            self.reader.skip()
             return self.value_argument()
         if paren:
             return self.scan_until_close(stop=",;\n")
         parts = []
         while True:
-            m = _PLAIN_ARG.match(self.text, self.pos)
+            m = self.reader.read_match(_PLAIN_ARG)
             assert m is not None
             parts.append(m.group())
-            self.pos = m.end()
-            c = self.text[self.pos]
-            if c != EOF_CH or not self.pop_frame():
+            c = self.reader.text[self.reader.pos]
+            if c != EOF_CH or not self.reader.pop_frame():
                 break
         return self.end_argument("".join(parts), c)
 
@@ -383,7 +382,7 @@ class MacroMixin:
         """An argument ended by ``c``: a comma means more follow (and is consumed), ``;``
         ends the call before a comment, anything else is the end of the line."""
         if c == ",":
-            self.pos += 1
+            self.reader.skip()
             return text, MORE
         if c == ";":
             return text.rstrip(" \t"), END_OTHER
@@ -391,9 +390,9 @@ class MacroMixin:
 
     def scan_balanced(self) -> tuple[str | None, int]:
         """The balanced syntax: brackets must balance; an unmatched close ends the call."""
-        c = self.peek()
+        c = self.reader.peek()
         if c == ",":
-            self.pos += 1
+            self.reader.skip()
             return None, MORE
         if c in "\n;" or c == EOF_CH or c in CLOSES:
             return None, END_EOL if c == "\n" else END_OTHER
@@ -404,7 +403,7 @@ class MacroMixin:
         parts: list[str] = []
         depth = 0
         while True:
-            c = self.peek()
+            c = self.reader.peek()
             if c == EOF_CH:
                 return "".join(parts), END_OTHER
             if depth == 0 and c in stop:
@@ -416,25 +415,25 @@ class MacroMixin:
                     return "".join(parts), END_OTHER
                 depth -= 1
             parts.append(c)
-            self.pos += 1
+            self.reader.skip()
 
     def scan_strung(self, keep: bool) -> tuple[str | None, int]:
         """The strung syntax: ``/text/`` with any delimiter (kept if keepstrung)."""
-        c = self.skip_blanks()
+        c = self.reader.skip_blanks()
         if c == ",":
-            self.pos += 1
+            self.reader.skip()
             return None, MORE
         if c in "\n;" or c == EOF_CH or c in CLOSES:
             return None, END_EOL if c == "\n" else END_OTHER
-        text = self.read_delimited() or ""
+        text = self.reader.read_delimited() or ""
         if keep:
             text = c + text + c
         return text, self.argument_end()
 
     def scan_evaluated(self) -> tuple[str | None, int]:
-        c = self.skip_blanks()
+        c = self.reader.skip_blanks()
         if c == ",":
-            self.pos += 1
+            self.reader.skip()
             return None, MORE
         if c in "\n;" or c == EOF_CH:
             return None, END_EOL if c == "\n" else END_OTHER
@@ -446,19 +445,19 @@ class MacroMixin:
         Only the field's terminator is eaten.  A line end is CR LF: MIDAS eats the CR,
         and the LF still ends the statement, so a line end here ends the call and stays.
         """
-        self.skip_blanks()
+        self.reader.skip_blanks()
         text = numeral(self.argument_field(), self.radix)
-        c = self.peek()
+        c = self.reader.peek()
         if c == "\n" or c == EOF_CH or c == ";" or c in CLOSES:
             return text, END_OTHER
-        self.pos += 1  # the field's terminator
+        self.reader.skip()  # the field's terminator
         return text, MORE
 
     def argument_end(self) -> int:
         """After a strung argument: a comma lets more follow, anything else ends the call."""
-        c = self.skip_blanks()
+        c = self.reader.skip_blanks()
         if c == ",":
-            self.pos += 1
+            self.reader.skip()
             return MORE
         return END_EOL if c == "\n" else END_OTHER
 
@@ -466,11 +465,11 @@ class MacroMixin:
         """End of a parenthesized call: drop text up to the close matching the open."""
         depth = 0
         while True:
-            c = self.peek()
+            c = self.reader.peek()
             if c == "\n" or c == EOF_CH:
                 self.error("missing close bracket of a parenthesized macro call")
                 return
-            self.pos += 1
+            self.reader.skip()
             if c in OPENS:
                 depth += 1
             elif c in CLOSES:
@@ -491,5 +490,5 @@ class MacroMixin:
 
     @pseudo(".GSSET")
     def p_gsset(self, name: str) -> None:
-        self.skip_blanks()
+        self.reader.skip_blanks()
         self.gensym_count = self.argument_field()

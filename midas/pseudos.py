@@ -64,15 +64,15 @@ class PseudoMixin:
             self.w_ind, self.w_idx, self.w_io, self.w_field, self.w_store, self.at_start = saved
 
     def argument_word(self) -> int | None:
-        self.skip_blanks()
+        self.reader.skip_blanks()
         value = self.read_word()
         return None if value is DONE else value
 
     def comma(self, what: str) -> bool:
         """Expect and consume the comma between two arguments."""
-        if self.skip_blanks() == ",":
-            self.pos += 1
-            self.skip_blanks()
+        if self.reader.skip_blanks() == ",":
+            self.reader.skip()
+            self.reader.skip_blanks()
             return True
         self.error(f"{what}: a comma should separate the arguments")
         return False
@@ -100,12 +100,12 @@ class PseudoMixin:
         """Symbols separated by commas or blanks, to the end of the line."""
         names = []
         while True:
-            c = self.skip_blanks()
+            c = self.reader.skip_blanks()
             if c == ",":
-                self.pos += 1
+                self.reader.skip()
             elif c in SQUOZE:
-                start = self.pos
-                names.append((key(self.read_run()), start))
+                start = self.reader.pos
+                names.append((key(self.reader.read_run()), start))
             else:
                 return names
 
@@ -146,7 +146,7 @@ class PseudoMixin:
     def p_end(self, name: str) -> None:
         """END [start]: store pending variables and literals, end the pass."""
         start = 0
-        if self.skip_blanks() not in "\n;?" + EOF_CH:
+        if self.reader.skip_blanks() not in "\n;?" + EOF_CH:
             start = self.argument_word() or 0
         self.finish_pass(start)
         raise EndOfPass
@@ -154,22 +154,22 @@ class PseudoMixin:
     # --- files and output -------------------------------------------------------------------
     @pseudo(".INSRT", kind=P_START)
     def p_insrt(self, name: str) -> None:
-        start = self.pos
-        spec = _strip_comment(self.rest_of_line())
-        self.skip_line_end()
+        start = self.reader.pos
+        spec = _strip_comment(self.reader.rest_of_line())
+        self.reader.skip_line_end()
         if not spec:
             self.error(".INSRT needs a file name", start)
             return
-        if len([f for f in self.frames if f.kind == FILE]) > MAX_INCLUDE_DEPTH:
+        if self.reader.file_depth() > MAX_INCLUDE_DEPTH:
             self.error(f".INSRT {spec}: files inserted more than {MAX_INCLUDE_DEPTH} deep", start)
             return
         source = self.include(spec, start)
         if source is not None:
-            self.push_frame(Frame(FILE, source.text, source=source))
+            self.reader.push_frame(Frame(FILE, source.text, source=source))
 
     def include(self, spec: str, start: int) -> SourceFile | None:
         """Find an inserted file, relative to the directory of the file inserting it."""
-        including = next(f.source for f in reversed(self.frames) if f.kind == FILE)
+        including = self.reader.current_file()
         base = including.path.parent if including.path else Path.cwd()
         tried = _candidates(spec)
         for candidate in tried:
@@ -221,23 +221,23 @@ class PseudoMixin:
     @pseudo(*UNSUPPORTED)
     def p_unsupported(self, name: str) -> None:
         self.error(f"{name} is not supported by this assembler", self.pseudo_start)
-        self.rest_of_line()
+        self.reader.rest_of_line()
 
     @pseudo(".SYMTAB", ".XCREF", ".CRFON", ".CRFOFF", ".CRFIL", ".LSTON", ".LSTOF", ".AUXIL",
             ".SEE")  # fmt: skip
     def p_ignored(self, name: str) -> None:
         """Table sizes, cross-reference and listing control: accepted and ignored."""
-        self.rest_of_line()
+        self.reader.rest_of_line()
 
     @pseudo("TITLE", "SUBTTL")
     def p_title(self, name: str) -> None:
-        text = self.rest_of_line().strip()
+        text = self.reader.rest_of_line().strip()
         if name == "TITLE" and not self.title:
             self.title = text
 
     @pseudo("PRINTX", "PRINTC")
     def p_print(self, name: str) -> None:
-        text = self.read_delimited()
+        text = self.reader.read_delimited()
         if text is None:
             self.error(f"{name} needs a delimited text")
             return
@@ -245,11 +245,11 @@ class PseudoMixin:
 
     @pseudo("COMMEN")
     def p_comment(self, name: str) -> None:
-        self.read_delimited()
+        self.reader.read_delimited()
 
     @pseudo(".ERR", ".FATAL")
     def p_err(self, name: str) -> None:
-        self.error(f"{name} {self.rest_of_line().strip()}", self.pseudo_start)
+        self.error(f"{name} {self.reader.rest_of_line().strip()}", self.pseudo_start)
 
     @pseudo(".NSTGW", ".YSTGW")
     def p_stgw(self, name: str) -> None:
@@ -258,7 +258,7 @@ class PseudoMixin:
     # --- radix and symbols ------------------------------------------------------------------
     @pseudo("RADIX")
     def p_radix(self, name: str) -> None:
-        self.skip_blanks()
+        self.reader.skip_blanks()
         self.radix = self.checked_radix(self.argument_field())
 
     @pseudo("DECIMAL", "OCTAL")
@@ -303,19 +303,19 @@ class PseudoMixin:
     def p_scalar(self, name: str) -> None:
         size = 1
         while True:
-            c = self.skip_blanks()
+            c = self.reader.skip_blanks()
             if c == ",":
-                self.pos += 1
+                self.reader.skip()
                 continue
             if c not in SQUOZE:
                 return
-            start = self.pos
-            var = key(self.read_run())
-            if self.peek() == "(":
-                self.pos += 1
+            start = self.reader.pos
+            var = key(self.reader.read_run())
+            if self.reader.peek() == "(":
+                self.reader.skip()
                 size = self.argument_field() or size
-                if self.skip_blanks() == ")":
-                    self.pos += 1
+                if self.reader.skip_blanks() == ")":
+                    self.reader.skip()
                 else:
                     self.error(f"{name}: missing ')'")
             elif name == key(".SCALAR"):
@@ -325,7 +325,7 @@ class PseudoMixin:
     # --- functions of symbols and numbers ---------------------------------------------
     @pseudo(".RADIX", kind=P_VALUE)
     def p_dot_radix(self, name: str) -> int:
-        self.skip_blanks()
+        self.reader.skip_blanks()
         radix = self.checked_radix(self.argument_field())
         self.comma(name)
         saved = self.radix
@@ -338,12 +338,12 @@ class PseudoMixin:
     @pseudo(".TYPE", kind=P_VALUE)
     def p_type(self, name: str) -> int:
         """Definition status of a symbol (the codes of the MIDAS manual)."""
-        if self.skip_blanks() not in SQUOZE:
+        if self.reader.skip_blanks() not in SQUOZE:
             self.error(".TYPE needs a symbol")
             return 0o17
-        run = self.read_run()
-        if self.peek() == ",":
-            self.pos += 1
+        run = self.reader.read_run()
+        if self.reader.peek() == ",":
+            self.reader.skip()
         if re.fullmatch(r"[0-9]+\.?|[0-9]*\.[0-9]+", run):
             return MASK36  # -1: a number
         sym_name = run[:6].upper()
@@ -370,10 +370,10 @@ class PseudoMixin:
 
     @special(".SUCCESS", setter="set_success")
     def get_success(self) -> int:
-        return self.success
+        return self.reader.success
 
     def set_success(self, value: int) -> None:
-        self.success = value
+        self.reader.success = value
 
     @special(".MLLIT", setter="set_mllit")
     def get_mllit(self) -> int:
@@ -405,7 +405,7 @@ class PseudoMixin:
 
     @special(".ERRCNT")
     def get_errcnt(self) -> int:
-        return len(self.errors)
+        return len(self.diagnostics.errors)
 
     @special(".FNAM1")
     def get_fnam1(self) -> int:

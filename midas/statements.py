@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import re
-
 from .contexts import Context, GroupContext
 from .errors import AssemblyAbort
 from .expressions import DONE, MASK18
-from .source import EOF_CH, FILE
+from .source import EOF_CH
 
 MAX_DEPTH = 100  # literals and groupings nested inside each other
 
-# What separates statements at top level (the fast path skips the same: midas.fastlines).
-STATEMENT_GAP = re.compile(r"[ \t\n?]*")
-_SKIP_SAME_LINE = re.compile(r"[ \t?]*")
 _CLOSERS = ")>]"
 
 
@@ -22,22 +17,23 @@ class StatementMixin:
 
     def read_statements(self, ctx: Context) -> None:
         """Read statements into ``ctx`` until its closing character (or the input ends)."""
+        reader = self.reader
         closer = ctx.closer
         outer = self.ctx
         self.ctx = ctx
         top = ctx is self.top
-        opened = None if top else self.site(self.pos - 1)
+        opened = None if top else reader.site(reader.pos - 1)
         self.open_closers.append(closer)
         try:
             while True:
-                c = self.next_statement(top)
+                c = reader.next_statement(not top and self.mllit <= 0)
                 if c == closer and closer:
-                    self.pos += 1
+                    reader.skip()
                     return
                 if c == EOF_CH:
                     if opened is not None:
                         self.error(f"missing '{closer}' for the {ctx.name} opened at "
-                                   f"{self.place(opened)} (the input ended)")  # fmt: skip
+                                   f"{reader.place(opened)} (the input ended)")  # fmt: skip
                     return
                 if c == "\n":  # old dialect: the line end closes literals and groupings
                     if self.mllit < 0:
@@ -46,23 +42,18 @@ class StatementMixin:
                 if c in _CLOSERS:
                     if c in self.open_closers:
                         self.error(f"missing '{closer}' for the {ctx.name} opened at "
-                                   f"{self.place(opened)}, before '{c}'")  # fmt: skip
+                                   f"{reader.place(opened)}, before '{c}'")  # fmt: skip
                         return
                     self.error(f"unmatched '{c}'")
-                    self.pos += 1
+                    reader.skip()
                     continue
                 if not ctx.whole_value:
                     self.undef = False
                 if top:
-                    frame = self.frames[-1]
-                    if frame.kind == FILE:
-                        self.stmt_site = (frame.source, self.pos)
-                        self.file_statement(frame, self.pos)
-                    else:
-                        self.stmt_site = frame.site
+                    self.stmt_site = reader.begin_statement()
                     if self.fast_statements and not ctx.sizes and self.simple_statement():
                         continue
-                self.steps += 1
+                reader.count_statement()
                 self.at_start = True
                 value = self.read_word(True)
                 if value is not None and value is not DONE:
@@ -73,44 +64,20 @@ class StatementMixin:
                 elif value is DONE and self.split_statement:
                     self.split_statement = False
                     continue
-                c = self.text[self.pos]
+                c = reader.text[reader.pos]
                 if c != "\n" and c != ";":
                     self.end_statement()
         finally:
             self.ctx = outer
             self.open_closers.pop()
 
-    def next_statement(self, top: bool) -> str:
-        """Skip blank lines, ``?``, comments and invisible brackets; the next character."""
-        skip = STATEMENT_GAP if top or self.mllit > 0 else _SKIP_SAME_LINE
-        while True:
-            m = skip.match(self.text, self.pos)
-            assert m is not None
-            self.pos = m.end()
-            c = self.text[self.pos]
-            if c == ";":
-                self.rest_of_line()
-            elif c == "]" and self.cond_stack and self.cond_stack[-1]:
-                self.close_conditional()
-            elif c == "}":
-                self.pos += 1
-            elif c != EOF_CH or not self.pop_frame():
-                return c
-
     def end_statement(self) -> None:
         """After a statement: only a line end, ``?``, a comment or a closer may follow."""
-        while True:
-            c = self.skip_blanks()
-            if c == "}":
-                self.pos += 1
-            elif c == "]" and self.cond_stack and self.cond_stack[-1]:
-                self.close_conditional()
-            else:
-                break
+        c = self.reader.end_of_statement()
         if c in "\n?;" or c in _CLOSERS or c == EOF_CH:
             return
         self.error(f"unexpected {c!r}: the statement should end here")
-        self.rest_of_line()
+        self.reader.rest_of_line()
 
     def read_group(self, closer: str) -> int:
         """After ``<`` or ``(``: the value of the last word before the closer."""

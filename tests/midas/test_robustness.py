@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import midas.source
+import midas.reader
 from midas import assemble
 
 from ..worker import Worker
@@ -99,7 +99,7 @@ def test_huge_exponents_that_have_a_value(tmp_path: Path, source: str, value: in
 
 
 # --- endless loops: stopped by a count of work, at the statement, naming the loop --------------
-# A statement may take 500,000 steps (midas.source.MAX_STEPS); each of these runs away and is
+# A statement may take 500,000 steps (midas.reader.MAX_STEPS); each of these runs away and is
 # stopped at that bound, through the real command, with the real bound (about a second).
 RUNAWAYS = [
     pytest.param(
@@ -152,7 +152,7 @@ def test_a_file_that_goes_back_to_its_own_tag_is_stopped_there(tmp_path: Path) -
 def test_a_file_inserted_by_a_loop_is_part_of_the_loops_statement(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(midas.source, "MAX_STEPS", 5000)
+    monkeypatch.setattr(midas.reader, "MAX_STEPS", 5000)
     (tmp_path / "one.mid").write_text("A=A+1\n")
     program = assemble("A=0\nREPEAT 777777,[.INSRT ONE MID\n]\nEND\n", str(tmp_path / "m.mid"))
     [error] = program.errors
@@ -163,7 +163,7 @@ def test_a_file_inserted_by_a_loop_is_part_of_the_loops_statement(
 def test_the_count_starts_again_at_each_statement_of_the_file(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(midas.source, "MAX_STEPS", 5000)
+    monkeypatch.setattr(midas.reader, "MAX_STEPS", 5000)
     # 60 calls of a macro that makes 100 passes (200 steps) each: 12,000 steps in all,
     # but no statement of the file takes more than the bound.
     big = "DEFINE BIG\nREPEAT 100.,[A=A+1\n]\nTERMIN\nA=0\n"
@@ -188,7 +188,7 @@ def test_the_count_starts_again_at_each_statement_of_the_file(
     ],
 )
 def test_a_smaller_bound_stops_sooner(monkeypatch: pytest.MonkeyPatch, source: str) -> None:
-    monkeypatch.setattr(midas.source, "MAX_STEPS", 5000)
+    monkeypatch.setattr(midas.reader, "MAX_STEPS", 5000)
     program = assemble(source + "\nEND\n")
     [error] = program.errors
     assert error.message.startswith("endless loop? this statement took more than 5,000 steps")
@@ -241,7 +241,7 @@ def mutated_sources(draw: st.DrawFn) -> str:
 def assembly_problems(source: str) -> list[str]:
     """Assemble (in the worker) and list what is wrong with the result: internal errors,
     messages that do not name the place, words or addresses that are not 36/18 bits."""
-    midas.source.MAX_STEPS = FUZZ_BUDGET
+    midas.reader.MAX_STEPS = FUZZ_BUDGET
     program = assemble(source, filename="fuzz.mid")
     problems = [str(e) for e in program.errors if "internal" in e.message]
     problems += [str(e) for e in program.errors if not str(e).startswith("fuzz.mid:")]
