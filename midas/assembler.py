@@ -19,7 +19,7 @@ from .contexts import ProgramContext
 from .data import DataMixin
 from .definitions import DefinitionMixin
 from .errors import AsmError, AssemblyAbort, Diagnostics, EndOfPass
-from .expressions import MASK18, ExpressionMixin, to_signed
+from .expressions import MASK18, Evaluator, to_signed
 from .fastlines import FastLinesMixin
 from .literals import ConstantsArea, ConstantsMixin
 from .loops import LoopMixin
@@ -33,7 +33,6 @@ from .symbols import F_GLOBAL, F_HALFKILL, F_KILL, F_PREDEF, VALUE, initial_tabl
 
 
 class Assembler(
-    ExpressionMixin,
     DefinitionMixin,
     StatementMixin,
     FastLinesMixin,
@@ -66,11 +65,11 @@ class Assembler(
         self.irps: dict[tuple, tuple[list[str], int]] = {}
         self.diagnostics = Diagnostics()
         self.reader = Reader(self.diagnostics)
+        self.expr = Evaluator(self)
         self.old = old  # the 1960s dialect (--old)
         self.initial_mllit = 0 if old else 1
         self.order = 0  # symbol definition counter
         self.multiply_defined: set[str] = set()
-        self.seen_undefined: set[str] = set()
         self.prev_areas: list[ConstantsArea] = []
         self.phase_errors = 0
         self.printed: list[str] = []
@@ -102,16 +101,7 @@ class Assembler(
         self.gensym_count = 0
         self.aval1 = self.aval2 = self.askip = 0
         self.text_word_index = None
-        self.pseudo_start = 0
-        self.word_at = ("", 0)
-        self.at_start = False
-        self.undef = False
-        self.w_ind = False
-        self.w_idx = 0
-        self.w_io = False
-        self.w_field = 0
-        self.w_store = False
-        self.split_statement = False
+        self.expr.reset()
         self.area = ConstantsArea()
         self.areas: list[ConstantsArea] = []
         self.pending_vars: list[tuple[str, int]] = []

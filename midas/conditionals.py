@@ -33,11 +33,7 @@ class ConditionalMixin:
     def condition_value(self) -> tuple[int, bool]:
         """A field and its terminator; the value and whether it used undefined symbols."""
         self.reader.skip_blanks()
-        saved = self.undef
-        self.undef = False
-        value = self.argument_field()
-        undefined = self.undef
-        self.undef = saved
+        value, undefined = self.expr.undefined_in(self.expr.argument_field)
         self.condition_separator()
         return value, undefined
 

@@ -21,7 +21,7 @@ class DataMixin:
     def p_byte(self, name: str) -> None:
         sizes = []
         while self.reader.skip_blanks() not in "\n;?" + EOF_CH:
-            size = to_signed(self.argument_field())
+            size = to_signed(self.expr.argument_field())
             if not -36 <= size <= 36 or size == 0:
                 self.error(f".BYTE: byte size {size} is not between 1 and 36.")
             else:
@@ -85,7 +85,7 @@ class DataMixin:
             if c == delim:
                 return "".join(out)
             if c == "!":
-                out.append(numeral(self.argument_field(), self.radix))
+                out.append(numeral(self.expr.argument_field(), self.radix))
             else:
                 out.append(c)
 
@@ -98,7 +98,7 @@ class DataMixin:
         if not words:
             return None
         if len(words) > 1:
-            if self.w_store and self.ctx.storage_ok:
+            if self.expr.w_store and self.ctx.storage_ok:
                 # MIDAS assembles the statement once more for each further word: the
                 # first word takes the fields before the text, the last one what
                 # follows it, those between stand alone.  Their octal numerals are
@@ -116,11 +116,11 @@ class DataMixin:
         index = 0
         if name == ".NTHWD":
             self.reader.skip_blanks()
-            index = self.argument_field() - 1
+            index = self.expr.argument_field() - 1
             self.comma(name)
         self.reader.skip_blanks()
         self.text_word_index = index
-        value = self.read_syllable(False)
+        value = self.expr.read_syllable(False)
         self.text_word_index = None
         return value if value is not DONE else None
 
@@ -141,7 +141,7 @@ class DataMixin:
     @pseudo("SQUOZE", ".RSQZ", kind=P_VALUE)
     def p_squoze(self, name: str) -> int:
         self.reader.skip_blanks()
-        flags = self.argument_field()
+        flags = self.expr.argument_field()
         self.comma(name)
         if self.reader.peek() not in SQUOZE:
             self.error(f"{name} needs a symbol after the comma")
@@ -158,19 +158,19 @@ class DataMixin:
     @pseudo("XWD", kind=P_VALUE)
     def p_xwd(self, name: str) -> int:
         self.reader.skip_blanks()
-        left = self.argument_field()
+        left = self.expr.argument_field()
         self.comma("XWD")
-        right = self.argument_field()
+        right = self.expr.argument_field()
         return ((left & MASK18) << 18) | (right & MASK18)
 
     @pseudo(".OP", ".AOP", kind=P_VALUE)
     def p_op(self, name: str) -> int | None:
         self.reader.skip_blanks()
-        insn = self.argument_field()
+        insn = self.expr.argument_field()
         self.operand_break(name)
-        ac = self.argument_field()
+        ac = self.expr.argument_field()
         self.operand_break(name)
-        mem = self.argument_field()
+        mem = self.expr.argument_field()
         try:
             self.aval1, self.aval2, skipped = alu.execute(insn, ac, mem)
         except alu.AluError as exc:
@@ -205,10 +205,10 @@ class DataMixin:
     def p_bytes(self, name: str) -> int:
         """Byte-pointer functions (MIDAS manual, node Bytes)."""
         self.reader.skip_blanks()
-        args = [self.argument_field()]
+        args = [self.expr.argument_field()]
         wanted = {".LDB": 2, ".DPB": 3}.get(name, 1)
         while len(args) < wanted and self.comma(name):
-            args.append(self.argument_field())
+            args.append(self.expr.argument_field())
         args += [0] * (wanted - len(args))
         if name != ".BP" and self.reader.peek() == ",":
             self.reader.skip()  # the comma only ends the argument

@@ -14,14 +14,6 @@ from .symbols import F_FIXED, F_GLOBAL, F_HALFKILL, F_PREDEF, F_VARIABLE, SPECIA
 class DefinitionMixin:
     """Symbol definition (mixed into the assembler)."""
 
-    def undefined(self, name: str, start: int) -> int:
-        """An undefined symbol counts as 0; on pass 2 it is an error."""
-        self.undef = True
-        self.seen_undefined.add(name)
-        if self.pass_no == 2:
-            self.error(f"undefined symbol {name}", start)
-        return 0
-
     def mark_symbol(self, name: str, sym: Sym | None, flag: int, start: int) -> Sym | None:
         """``FOO'`` makes FOO a variable (if not otherwise defined); ``FOO"`` global."""
         if flag == F_GLOBAL:
@@ -60,12 +52,9 @@ class DefinitionMixin:
         if reader.take(":"):
             flags |= F_FIXED
         reader.skip_blanks()
-        saved = self.undef
-        self.undef = False
-        self.at_start = False
-        value = self.read_word()
-        undefined = self.undef
-        self.undef = saved or undefined
+        value, undefined = self.expr.undefined_in(self.expr.read_word)
+        if undefined:
+            self.expr.note_undefined()
         if value is None or value is DONE:
             self.error(f"nothing to assign to {name}", start)
             return

@@ -12,8 +12,9 @@ assignments are recognised when the symbol is the first thing of a statement.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from enum import Enum
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal, TypeVar
 
 from . import floats
 from .reader import SQUOZE_RUN
@@ -31,11 +32,12 @@ from .symbols import (
     Sym,
 )
 from .textcodes import SQUOZE_CHARS_SET, sixbit_code, upper_code
+from .words import INDIRECT, MASK18, MASK36, ac_bits, ac_problem, add_field, add_rh, swap
 
-MASK36 = (1 << 36) - 1
-MASK18 = (1 << 18) - 1
-LH = MASK36 ^ MASK18
-INDIRECT = 1 << 22
+if TYPE_CHECKING:
+    from .assembler import Assembler
+
+T = TypeVar("T")
 
 
 class Signal(Enum):
@@ -69,15 +71,6 @@ UNARY_PREC = 7
 
 def to_signed(w: int) -> int:
     return w - (1 << 36) if w & (1 << 35) else w
-
-
-def swap(w: int) -> int:
-    return ((w & MASK18) << 18) | (w >> 18)
-
-
-def add_rh(a: int, b: int) -> int:
-    """``a ++ TR(b)``: add into the right half with no carry into the left half."""
-    return (a & LH) | ((a + b) & MASK18)
 
 
 def lsh(value: int, count: int) -> int:
@@ -121,13 +114,102 @@ def _shown(digits: str) -> str:
     return digits if len(digits) <= 24 else f"{digits[:12]}...{digits[-8:]}"
 
 
-class ExpressionMixin:
-    """The syllable, field and word readers (mixed into the assembler)."""
+class Evaluator:
+    """The syllable, field and word readers: reads from the reader, looks symbols up in
+    the symbol table, and hands what is a statement rather than a value (a label, an
+    assignment, a macro call, a pseudo-op, a literal or grouping) to the statement
+    processor, ``asm``.  Owns the state of the word being read, whether what it read
+    used undefined symbols, and the pseudo-op being done."""
+
+    def __init__(self, asm: Assembler) -> None:
+        self.asm = asm
+        self.reader = asm.reader
+        self.symbols = asm.symbols
+        self.seen_undefined: set[str] = set()  # every symbol used undefined (.TYPE)
+        self.reset()
+
+    def reset(self) -> None:
+        """A pass begins."""
+        # The word being read: indirect bit, index, I/O instruction, field number,
+        # whether it is a statement's word to store.
+        self.w_ind = False
+        self.w_idx = 0
+        self.w_io = False
+        self.w_field = 0
+        self.w_store = False
+        self.word_at = ("", 0)  # the word's text and start, for messages about it
+        self.at_start = False  # the syllable begins a statement (may be a label ...)
+        self.undef = False  # what was read used a symbol with no value yet
+        self.pseudo_start = 0  # where the name of the pseudo-op being done began
+        # A pseudo-op heading a statement ended it: what it pushed is the next one.
+        self.split_statement = False
+
+    # --- undefined symbols ----------------------------------------------------------------
+    def undefined(self, name: str, start: int) -> int:
+        """An undefined symbol counts as 0; on pass 2 it is an error."""
+        self.undef = True
+        self.seen_undefined.add(name)
+        if self.asm.pass_no == 2:
+            self.reader.error(f"undefined symbol {name}", start)
+        return 0
+
+    def undefined_in(self, read: Callable[[], T]) -> tuple[T, bool]:
+        """What ``read`` reads, and whether it used undefined symbols; the flag is
+        left as it was."""
+        saved = self.undef
+        self.undef = False
+        value = read()
+        used = self.undef
+        self.undef = saved
+        return value, used
+
+    def note_undefined(self) -> None:
+        """What is being read depends on something not known yet."""
+        self.undef = True
+
+    def new_statement(self) -> None:
+        """A statement begins: nothing undefined read in it yet."""
+        self.undef = False
+
+    def take_split(self) -> bool:
+        """Whether the statement just read was ended by a pseudo-op heading it (and
+        forget it)."""
+        split = self.split_statement
+        self.split_statement = False
+        return split
+
+    # --- arguments ----------------------------------------------------------------------
+    def argument_field(self) -> int:
+        """A field read as an argument (its own word state; empty counts as 0)."""
+        saved = self.w_ind, self.w_idx, self.w_io, self.w_field, self.w_store, self.at_start
+        self.w_ind = False
+        self.w_idx = 0
+        self.w_io = False
+        self.w_field = 1
+        self.w_store = False
+        self.at_start = False
+        try:
+            value = self.read_expr(0, False)
+            if value is None or value is DONE:
+                value = 0
+            value = (value + self.w_idx) & MASK36
+            return value | INDIRECT if self.w_ind else value
+        finally:
+            self.w_ind, self.w_idx, self.w_io, self.w_field, self.w_store, self.at_start = saved
+
+    def argument_word(self) -> int | None:
+        self.reader.skip_blanks()
+        value = self.read_word()
+        return None if value is DONE else value
 
     # --- words --------------------------------------------------------------------------
-    def read_word(self, store: bool = False) -> int | Literal[Signal.DONE] | None:
+    def read_word(
+        self, store: bool = False, at_start: bool = False
+    ) -> int | Literal[Signal.DONE] | None:
         """Read one word; its value, None if it is empty, or DONE.  ``store``: the word
-        of a statement, to be stored (not an assignment's or a pseudo-op's argument)."""
+        of a statement, to be stored (not an assignment's or a pseudo-op's argument);
+        ``at_start``: it begins the statement (a label or assignment may come first)."""
+        self.at_start = at_start
         saved = self.w_ind, self.w_idx, self.w_io, self.w_field, self.w_store
         self.w_ind = False
         self.w_idx = 0
@@ -145,7 +227,7 @@ class ExpressionMixin:
                     value = self.w_idx | (INDIRECT if self.w_ind else 0)
             else:
                 if self.w_idx:
-                    value = (value + self.w_idx) & MASK36
+                    value = add_field(value, self.w_idx)
                 if self.w_ind:
                     value |= INDIRECT
         self.w_ind, self.w_idx, self.w_io, self.w_field, self.w_store = saved
@@ -194,9 +276,9 @@ class ExpressionMixin:
         text, start = self.word_at
         if text is self.reader.text:
             word = text[start : self.reader.pos].strip()
-            self.error(f"{message}: '{word}'", start)
+            self.reader.error(f"{message}: '{word}'", start)
         else:
-            self.error(message)
+            self.reader.error(message)
 
     def combine(self, fields: list, seps: list[str]) -> int:
         """The value of a word from its fields and the separators between them (1.4)."""
@@ -218,7 +300,7 @@ class ExpressionMixin:
             return self.extra_fields(add_rh(a, b), fields, seps, 2)
         if s2 == ",,":
             self.word_error("',,' after two fields has no meaning in a word")
-        value = (a + self.ac_field(b)) & MASK36
+        value = add_field(a, self.ac_field(b, self.w_io))
         return self.extra_fields(add_rh(value, fields[2] or 0), fields, seps, 3)
 
     def extra_fields(self, value: int, fields: list, seps: list[str], first: int) -> int:
@@ -229,21 +311,14 @@ class ExpressionMixin:
             value = add_rh(value, fields[i] or 0)
         return value
 
-    def ac_field(self, b: int) -> int:
-        """The AC field of ``A B,`` — or the device field after an I/O instruction.  A
-        value too wide for the field is cut to it, as MIDAS does; the new dialect warns."""
-        warn = self.pass_no == 2 and not self.old
-        if self.w_io:
-            if b & 3 and self.pass_no == 2:
-                self.error(f"device code {b:o} is not a multiple of 4")
-            elif b & ~0o774 & MASK36 and warn:
-                self.error(f"device code {b:o} does not fit in the device field (taken as "
-                           f"{b & 0o774:o})", warning=True)  # fmt: skip
-            return (b & 0o774) << 24
-        if b & ~0o17 & MASK36 and warn:
-            self.error(f"AC field {b:o} does not fit in 4 bits (taken as {b & 0o17:o})",
-                       warning=True)  # fmt: skip
-        return (b & 0o17) << 23
+    def ac_field(self, b: int, io: bool) -> int:
+        """The AC field of ``A B,`` — or the device field after an I/O instruction
+        (:func:`midas.words.ac_bits`); pass 2 says what is wrong with it."""
+        if self.asm.pass_no == 2:
+            problem = ac_problem(b, io, self.asm.old)
+            if problem is not None:
+                self.reader.error(problem[0], warning=problem[1])
+        return ac_bits(b, io)
 
     # --- fields -------------------------------------------------------------------------
     def peek_field(self) -> str:
@@ -277,7 +352,7 @@ class ExpressionMixin:
             while c == "(":  # an index (X) at the start of a field is set aside
                 self.reader.skip()
                 self.at_start = False
-                self.w_idx += swap(self.read_group(")"))
+                self.w_idx += swap(self.asm.read_group(")"))
                 c = self.peek_field()
         if c == "-" or c == "+" or c == "#":
             # A unary operator: the binary one with an implicit left operand.
@@ -285,7 +360,7 @@ class ExpressionMixin:
             self.at_start = False
             right = self.read_expr(UNARY_PREC, True)
             if right is None or right is DONE:
-                self.error(f"missing operand after '{c}'")
+                self.reader.error(f"missing operand after '{c}'")
                 right = 0
             left = self.operate(c, MASK36 if c == "#" else 0, right)
         else:
@@ -304,14 +379,14 @@ class ExpressionMixin:
                 if c != "(":
                     return left
                 self.reader.skip()  # FOO(X): the index is set aside, the field goes on
-                self.w_idx += swap(self.read_group(")"))
+                self.w_idx += swap(self.asm.read_group(")"))
                 continue
             if prec < min_prec:
                 return left
             self.reader.skip()
             right = self.read_expr(prec + 1, True)
             if right is None or right is DONE:
-                self.error(f"missing operand after '{c}'")
+                self.reader.error(f"missing operand after '{c}'")
                 right = 0
             left = self.operate(c, left, right)
 
@@ -319,7 +394,7 @@ class ExpressionMixin:
         value = apply_operator(op, a, b)
         if value is None:
             if not self.undef:
-                self.error("division by zero")
+                self.reader.error("division by zero")
             return 0
         return value
 
@@ -350,10 +425,10 @@ class ExpressionMixin:
                     if run == ".":
                         c = self.reader.text[self.reader.pos]
                         if self.at_start and (c == "=" or (c in " \t" and self.assignment_ahead())):
-                            self.assignment(".", start, 0)
+                            self.asm.assignment(".", start, 0)
                             return DONE
                         self.at_start = False
-                        return self.location_value()
+                        return self.asm.location_value()
                     if _FLOAT.fullmatch(run):
                         self.at_start = False
                         return self.float_number(run, start)
@@ -369,11 +444,11 @@ class ExpressionMixin:
             if c == "<":
                 self.reader.skip()
                 self.at_start = False
-                return self.read_group(">")
+                return self.asm.read_group(">")
             if c == "(":
                 self.reader.skip()
                 self.at_start = False
-                value = swap(self.read_group(")"))
+                value = swap(self.asm.read_group(")"))
                 if after_op:
                     return value
                 self.w_idx += value
@@ -381,7 +456,7 @@ class ExpressionMixin:
             if c == "[":
                 self.reader.skip()
                 self.at_start = False
-                return self.read_literal()
+                return self.asm.read_literal()
             if c == "@":
                 self.reader.skip()
                 self.w_ind = True
@@ -411,14 +486,14 @@ class ExpressionMixin:
             self.reader.skip()
             radix = 8
         else:
-            radix = self.radix
+            radix = self.asm.radix
         value = self.digits_value(digits, radix, start)
         if self.reader.text[self.reader.pos] == "^":
             self.reader.skip()
             exponent = self.exponent()
             if exponent < 0:
-                self.error(f"{_shown(digits)}{decimal}^{exponent}: an integer's exponent cannot be "
-                           "negative (1.0^-3 is a float)", start)  # fmt: skip
+                self.reader.error(f"{_shown(digits)}{decimal}^{exponent}: an integer's exponent "
+                                  "cannot be negative (1.0^-3 is a float)", start)  # fmt: skip
                 return 0
             # radix^37 > 2^36: a larger exponent overflows any non-zero value
             value *= radix ** min(exponent, 37)
@@ -426,7 +501,7 @@ class ExpressionMixin:
             written = _shown(
                 self.reader.text[start : self.reader.pos]
             )  # (the exponent as written too)
-            self.error(f"number {written} does not fit in 36 bits", start)
+            self.reader.error(f"number {written} does not fit in 36 bits", start)
         return value & MASK36
 
     def digits_value(self, digits: str, radix: int, start: int) -> int:
@@ -443,9 +518,9 @@ class ExpressionMixin:
             value = 0
             for d in significant:
                 value = value * radix + int(d)
-            if not self.old:
+            if not self.asm.old:
                 bad = next(d for d in digits if int(d) >= radix)
-                self.error(
+                self.reader.error(
                     f"digit {bad} in the radix-{radix} number {_shown(digits)} (read as "
                     f"MIDAS reads it: {value:o} octal)",
                     start,
@@ -460,10 +535,10 @@ class ExpressionMixin:
             self.reader.skip()
         m = _DIGITS.match(self.reader.text, self.reader.pos)
         if not m:
-            self.error("'^' after a number needs an integer exponent")
+            self.reader.error("'^' after a number needs an integer exponent")
             return 0
         self.reader.seek(m.end())
-        radix = self.radix
+        radix = self.asm.radix
         if self.reader.text[self.reader.pos] == ".":
             self.reader.skip()
             radix = 10
@@ -491,9 +566,9 @@ class ExpressionMixin:
         except floats.FloatRangeError:
             written = _shown(self.reader.text[start : self.reader.pos])
             if shift is None:
-                self.error(f"floating-point number {written} is out of range", start)
+                self.reader.error(f"floating-point number {written} is out of range", start)
             else:
-                self.error(f"{written} does not fit in 36 bits", start)
+                self.reader.error(f"{written} does not fit in 36 bits", start)
             return 0
 
     def quoted(self, q: str) -> int:
@@ -504,7 +579,7 @@ class ExpressionMixin:
             # the CR is the character (15) and the LF still ends the statement.
             return 0o15
         if c in ("\n", EOF_CH):
-            self.error(f"missing character after {q}")
+            self.reader.error(f"missing character after {q}")
             return 0
         self.reader.skip()
         if q == "^":
@@ -520,7 +595,7 @@ class ExpressionMixin:
             self.reader.skip()
             c = self.reader.next_char()
             if c in ("\n", EOF_CH):
-                self.error(f"missing character after {q}")
+                self.reader.error(f"missing character after {q}")
                 return value
 
     def add_quoted_char(self, value: int, q: str, c: str) -> int:
@@ -528,16 +603,9 @@ class ExpressionMixin:
             return ((value << 7) | (ord(c) & 0o177)) & MASK36
         code = sixbit_code(c)
         if code is None:
-            self.error(f"{c!r} has no SIXBIT code")
+            self.reader.error(f"{c!r} has no SIXBIT code")
             code = 0
         return ((value << 6) | code) & MASK36
-
-    def location_value(self) -> int:
-        """``.``: the location counter plus OFFSET (a byte pointer in .BYTE mode)."""
-        loc = (self.loc + self.offset) & MASK18
-        if self.top.sizes and self.ctx is self.top:
-            return (self.top.byte_pointer_lh() << 18) | loc
-        return loc
 
     def symbol_syllable(self, run: str, start: int) -> int | Literal[Signal.DONE] | None:
         """A symbol: its value, or the effect of a label/assignment/macro/pseudo-op.
@@ -561,14 +629,14 @@ class ExpressionMixin:
                 halfkill = self.reader.text[self.reader.pos] == ":"
                 if halfkill:
                     self.reader.skip()
-                self.define_label(name, start, halfkill, suffix)
+                self.asm.define_label(name, start, halfkill, suffix)
                 return None
             if c == "=" or (c in " \t" and self.assignment_ahead()):
-                self.assignment(name, start, suffix)
+                self.asm.assignment(name, start, suffix)
                 return DONE
         sym = self.symbols.get(name)
         if suffix:
-            sym = self.mark_symbol(name, sym, suffix, start)
+            sym = self.asm.mark_symbol(name, sym, suffix, start)
         if sym is None:
             self.at_start = False
             return self.undefined(name, start)
@@ -581,11 +649,11 @@ class ExpressionMixin:
                 return self.undefined(name, start)
             return sym.value
         if kind == MACRO:
-            self.call_macro(sym.macro, name, start)
+            self.asm.call_macro(sym.macro, name, start)
             return None
         if kind == SPECIAL:
             self.at_start = False
-            return getattr(self, sym.handler[0])()
+            return getattr(self.asm, sym.handler[0])()
         return self.pseudo_op(name, sym, start)
 
     def assignment_ahead(self) -> bool:
@@ -600,25 +668,32 @@ class ExpressionMixin:
 
     def pseudo_op(self, name: str, sym: Sym, start: int) -> int | Literal[Signal.DONE] | None:
         method, category = sym.handler
-        handler = getattr(self, method)
+        handler = getattr(self.asm, method)
         self.pseudo_start = start
         head = self.at_start
         self.at_start = False
         if category == P_VALUE:
             return handler(name)
-        if category != P_INLINE and not (head and self.ctx is self.top):
-            where = "inside a literal or grouping" if self.ctx is not self.top else "here"
-            self.error(f"{name} must begin a statement; it cannot be used {where}", start)
+        if category != P_INLINE and not (head and self.asm.ctx is self.asm.top):
+            where = "inside a literal or grouping" if self.asm.ctx is not self.asm.top else "here"
+            self.reader.error(f"{name} must begin a statement; it cannot be used {where}", start)
             self.reader.rest_of_line()
             return None
         if category == P_STMT:
             handler(name)
             return DONE
         handler(name)
-        if head and self.ctx is self.top:
+        if head and self.asm.ctx is self.asm.top:
             # What follows (a loop's or an IRP's first pass, a conditional's text ...)
             # is read as the next statement: the same text, and the fast path can see it.
             self.split_statement = True
             return DONE
         self.at_start = head
         return None
+
+    def inline_pseudo(self, sym: Sym, name: str, start: int) -> None:
+        """The inline pseudo-op ``name`` beginning a statement at ``start``, done as
+        :meth:`pseudo_op` does it there (the fast path's plain lines)."""
+        self.pseudo_start = start
+        self.at_start = False
+        getattr(self.asm, sym.handler[0])(name)

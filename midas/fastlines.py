@@ -19,13 +19,14 @@ from collections.abc import Sequence
 from typing import Any, TypeAlias
 
 from .conditionals import ARITHMETIC
-from .expressions import INDIRECT, LH, MASK18, MASK36, PREC, apply_operator, swap, to_signed
+from .expressions import MASK36, PREC, apply_operator, to_signed
 from .macros import END_EOL, END_OTHER, MORE, NULLSPECIFIED, SPECIFIED, UNSPECIFIED
 from .reader import STATEMENT_GAP
 from .source import MACRO, Frame, blanks_end
 from .symbols import F_IO, F_PREDEF, P_INLINE, PSEUDO, SPECIAL, VALUE, Sym
 from .symbols import MACRO as MACRO_SYM
 from .textcodes import numeral
+from .words import instruction
 
 # Names, numbers and fields are matched possessively: what may follow one is never a
 # character it could give back, and without giving back a line that is not plain is
@@ -378,7 +379,7 @@ class FastLinesMixin:
                 if not reader.pass_between():
                     return True
             reader.seek(step[0])
-            self.undef = False
+            self.expr.new_statement()
             self.stmt_site = reader.begin_statement()
 
     def new_step(self, index: dict, text: str, pos: int) -> list | None:
@@ -437,7 +438,7 @@ class FastLinesMixin:
             name, offset = field
             sym = self.symbols.get(name)
             if sym is None or (sym.kind == VALUE and not sym.defpass):
-                return self.undefined(name, pos + offset)
+                return self.expr.undefined(name, pos + offset)
             if sym.kind == VALUE:
                 return sym.value
             if sym.kind == SPECIAL:  # .RPCNT and the like
@@ -518,6 +519,7 @@ class FastLinesMixin:
             return False  # only the end of a successful conditional may follow
         # A symbol with a value is looked up here; the rest is field_value's work.
         symbols = self.symbols
+        ac_value = addr_value = index_value = None
         if ac is not None:
             sym = symbols.get(ac[0]) if ac.__class__ is tuple else None
             ac_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
@@ -536,25 +538,9 @@ class FastLinesMixin:
         for name, label_offset in labels:
             self.define_label(name, _place(pos, label_offset, moved, split), False, 0)
         self.reader.seek(pos + end - moved)
-        if ac is not None:
-            assert ac_value is not None
-            if io:
-                self.w_io = True
-                value = (value + self.ac_field(ac_value)) & MASK36
-                self.w_io = False
-            elif ac_value & ~0o17:  # too wide: ac_field says so
-                value = (value + self.ac_field(ac_value)) & MASK36
-            else:  # the AC field, as ac_field places it
-                value = (value + (ac_value << 23)) & MASK36
-        if addr is not None:  # added into the right half (add_rh)
-            assert addr_value is not None
-            value = (value & LH) | ((value + addr_value) & MASK18)
-        if index is not None:
-            assert index_value is not None
-            value = (value + swap(index_value)) & MASK36
-        if indirect:
-            value |= INDIRECT
-        self.emit(value)
+        # The fields placed by the general reader's rules (midas.words).
+        ac_word = 0 if ac_value is None else self.expr.ac_field(ac_value, bool(io))
+        self.emit(instruction(value, ac_word, addr_value, index_value, indirect))
         return True
 
     def io_in(self, field: Postfix) -> bool:
@@ -667,15 +653,12 @@ class FastLinesMixin:
     ) -> bool:  # fmt: skip
         """An inline pseudo-op beginning a statement (REPEAT, IRP, a conditional ...),
         done as :meth:`pseudo_op` does it there: what follows is the next statement."""
-        method, category = sym.handler
-        if category != P_INLINE:
+        if sym.handler[1] != P_INLINE:
             return False
         for label, offset in labels:
             self.define_label(label, _place(pos, offset, moved, split), False, 0)
         self.reader.seek(_place(pos, end, moved, split))
-        self.pseudo_start = _place(pos, start, moved, split)
-        self.at_start = False
-        getattr(self, method)(name)
+        self.expr.inline_pseudo(sym, name, _place(pos, start, moved, split))
         return True
 
     def substituted_call(self, line: str, pos: int, start: int, end: int, exp: str) -> bool:

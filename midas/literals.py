@@ -38,14 +38,10 @@ class ConstantsMixin:
         self.enter()
         ctx = LiteralContext()
         mark = self.reader.open_literal()
-        saved = self.undef
-        self.undef = False
         text, start = self.reader.text, self.reader.pos
-        self.read_statements(ctx)
+        undefined = self.expr.undefined_in(lambda: self.read_statements(ctx))[1]
         ctx.flush_bytes()
         self.reader.close_literal(mark)
-        undefined = self.undef
-        self.undef = saved
         self.depth -= 1
         words = ctx.words or [0]
         if self.pass_no == 2:
@@ -76,7 +72,7 @@ class ConstantsMixin:
         key = (tuple(words), source) if undefined else tuple(words)
         pending = area.pending.get(source)
         if pending is not None and not undefined and area.index.setdefault(key, pending) == pending:
-            self.undef = True  # (its address is not known before CONSTANTS)
+            self.expr.note_undefined()  # (its address is not known before CONSTANTS)
             return 0
         if undefined and key not in area.index:
             area.pending.setdefault(source, area.size)
@@ -91,7 +87,7 @@ class ConstantsMixin:
             if key not in area.index:
                 area.index[key] = area.size
                 area.size += len(words)
-            self.undef = True  # the address is not known before CONSTANTS
+            self.expr.note_undefined()  # the address is not known before CONSTANTS
             return 0
         offset = area.index.get(key)
         if offset is None:

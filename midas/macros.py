@@ -215,7 +215,7 @@ class MacroMixin:
     @pseudo("TERMIN")
     def p_termin(self, name: str) -> None:
         """A TERMIN that closes nothing: MIDAS goes on as if it were not there."""
-        self.error("TERMIN without a DEFINE or IRP (ignored)", self.pseudo_start, warning=True)
+        self.error("TERMIN without a DEFINE or IRP (ignored)", self.expr.pseudo_start, warning=True)
 
     @pseudo(".QUOTE")
     def p_quote(self, name: str) -> None:
@@ -446,7 +446,7 @@ class MacroMixin:
         and the LF still ends the statement, so a line end here ends the call and stays.
         """
         self.reader.skip_blanks()
-        text = numeral(self.argument_field(), self.radix)
+        text = numeral(self.expr.argument_field(), self.radix)
         c = self.reader.peek()
         if c == "\n" or c == EOF_CH or c == ";" or c in CLOSES:
             return text, END_OTHER
@@ -491,4 +491,4 @@ class MacroMixin:
     @pseudo(".GSSET")
     def p_gsset(self, name: str) -> None:
         self.reader.skip_blanks()
-        self.gensym_count = self.argument_field()
+        self.gensym_count = self.expr.argument_field()

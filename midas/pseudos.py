@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from .errors import EndOfPass
-from .expressions import DONE, INDIRECT, MASK18, MASK36, SQUOZE, to_signed
+from .expressions import MASK18, MASK36, SQUOZE, to_signed
 from .source import EOF_CH, FILE, Frame, SourceFile
 from .symbols import (
     F_GLOBAL,
@@ -45,29 +45,6 @@ class PseudoMixin:
     """Pseudo-ops not covered by the other mixins."""
 
     # --- arguments ----------------------------------------------------------------------
-    def argument_field(self) -> int:
-        """A field read as an argument (its own word state; empty counts as 0)."""
-        saved = self.w_ind, self.w_idx, self.w_io, self.w_field, self.w_store, self.at_start
-        self.w_ind = False
-        self.w_idx = 0
-        self.w_io = False
-        self.w_field = 1
-        self.w_store = False
-        self.at_start = False
-        try:
-            value = self.read_expr(0, False)
-            if value is None or value is DONE:
-                value = 0
-            value = (value + self.w_idx) & MASK36
-            return value | INDIRECT if self.w_ind else value
-        finally:
-            self.w_ind, self.w_idx, self.w_io, self.w_field, self.w_store, self.at_start = saved
-
-    def argument_word(self) -> int | None:
-        self.reader.skip_blanks()
-        value = self.read_word()
-        return None if value is DONE else value
-
     def comma(self, what: str) -> bool:
         """Expect and consume the comma between two arguments."""
         if self.reader.skip_blanks() == ",":
@@ -79,11 +56,7 @@ class PseudoMixin:
 
     def layout_value(self, what: str) -> int | None:
         """The argument of LOC, BLOCK, OFFSET: it must be known on pass 1."""
-        saved = self.undef
-        self.undef = False
-        value = self.argument_word()
-        undefined = self.undef
-        self.undef = saved
+        value, undefined = self.expr.undefined_in(self.expr.argument_word)
         if value is None:
             self.error(f"{what} needs an argument")
             return None
@@ -147,7 +120,7 @@ class PseudoMixin:
         """END [start]: store pending variables and literals, end the pass."""
         start = 0
         if self.reader.skip_blanks() not in "\n;?" + EOF_CH:
-            start = self.argument_word() or 0
+            start = self.expr.argument_word() or 0
         self.finish_pass(start)
         raise EndOfPass
 
@@ -192,7 +165,7 @@ class PseudoMixin:
         self.error(
             "RELOCATABLE: relocatable (STINK) output is not supported; the program is "
             "assembled absolute from location 0",
-            self.pseudo_start,
+            self.expr.pseudo_start,
             warning=True,
         )
         self.relocatable = True
@@ -203,9 +176,9 @@ class PseudoMixin:
     def p_word(self, name: str) -> None:
         """WORD x: x goes into the binary file itself, where the output has got to, not
         into memory (MIDAS ends the current block and punches the word)."""
-        value = self.argument_word()
+        value = self.expr.argument_word()
         if value is None:
-            self.error("WORD needs a word to write", self.pseudo_start)
+            self.error("WORD needs a word to write", self.expr.pseudo_start)
         elif self.pass_no == 2:
             self.raw_words.append((len(self.emitted), value))
 
@@ -220,7 +193,7 @@ class PseudoMixin:
 
     @pseudo(*UNSUPPORTED)
     def p_unsupported(self, name: str) -> None:
-        self.error(f"{name} is not supported by this assembler", self.pseudo_start)
+        self.error(f"{name} is not supported by this assembler", self.expr.pseudo_start)
         self.reader.rest_of_line()
 
     @pseudo(".SYMTAB", ".XCREF", ".CRFON", ".CRFOFF", ".CRFIL", ".LSTON", ".LSTOF", ".AUXIL",
@@ -249,7 +222,7 @@ class PseudoMixin:
 
     @pseudo(".ERR", ".FATAL")
     def p_err(self, name: str) -> None:
-        self.error(f"{name} {self.reader.rest_of_line().strip()}", self.pseudo_start)
+        self.error(f"{name} {self.reader.rest_of_line().strip()}", self.expr.pseudo_start)
 
     @pseudo(".NSTGW", ".YSTGW")
     def p_stgw(self, name: str) -> None:
@@ -259,7 +232,7 @@ class PseudoMixin:
     @pseudo("RADIX")
     def p_radix(self, name: str) -> None:
         self.reader.skip_blanks()
-        self.radix = self.checked_radix(self.argument_field())
+        self.radix = self.checked_radix(self.expr.argument_field())
 
     @pseudo("DECIMAL", "OCTAL")
     def p_decimal(self, name: str) -> None:
@@ -313,7 +286,7 @@ class PseudoMixin:
             var = key(self.reader.read_run())
             if self.reader.peek() == "(":
                 self.reader.skip()
-                size = self.argument_field() or size
+                size = self.expr.argument_field() or size
                 if self.reader.skip_blanks() == ")":
                     self.reader.skip()
                 else:
@@ -326,12 +299,12 @@ class PseudoMixin:
     @pseudo(".RADIX", kind=P_VALUE)
     def p_dot_radix(self, name: str) -> int:
         self.reader.skip_blanks()
-        radix = self.checked_radix(self.argument_field())
+        radix = self.checked_radix(self.expr.argument_field())
         self.comma(name)
         saved = self.radix
         self.radix = radix
         try:
-            return self.argument_field()
+            return self.expr.argument_field()
         finally:
             self.radix = saved
 
@@ -349,7 +322,7 @@ class PseudoMixin:
         sym_name = run[:6].upper()
         sym = self.symbols.get(sym_name)
         if sym is None:
-            return 3 if sym_name in self.seen_undefined else 0o17
+            return 3 if sym_name in self.expr.seen_undefined else 0o17
         if sym.kind in (PSEUDO, MACRO, SPECIAL):
             return 1
         glob = sym.flags & F_GLOBAL

@@ -48,21 +48,19 @@ class StatementMixin:
                     reader.skip()
                     continue
                 if not ctx.whole_value:
-                    self.undef = False
+                    self.expr.new_statement()
                 if top:
                     self.stmt_site = reader.begin_statement()
                     if self.fast_statements and not ctx.sizes and self.simple_statement():
                         continue
                 reader.count_statement()
-                self.at_start = True
-                value = self.read_word(True)
+                value = self.expr.read_word(True, at_start=True)
                 if value is not None and value is not DONE:
                     if top and not ctx.sizes:
                         self.emit(value)
                     else:
                         ctx.add(value)
-                elif value is DONE and self.split_statement:
-                    self.split_statement = False
+                elif value is DONE and self.expr.take_split():
                     continue
                 c = reader.text[reader.pos]
                 if c != "\n" and c != ";":
@@ -82,12 +80,12 @@ class StatementMixin:
     def read_group(self, closer: str) -> int:
         """After ``<`` or ``(``: the value of the last word before the closer."""
         self.enter()
-        undefined = self.undef
         ctx = GroupContext(closer)
-        self.read_statements(ctx)
+        undefined = self.expr.undefined_in(lambda: self.read_statements(ctx))[1]
         ctx.flush_bytes()
         self.depth -= 1
-        self.undef = self.undef or undefined
+        if undefined:
+            self.expr.note_undefined()
         return ctx.value
 
     def enter(self) -> None:
@@ -109,6 +107,13 @@ class StatementMixin:
         if self.pass_no == 2:
             self.emitted.append((loc, word, self.stmt_site))
         self.loc = loc + 1
+
+    def location_value(self) -> int:
+        """``.``: the location counter plus OFFSET (a byte pointer in .BYTE mode)."""
+        loc = (self.loc + self.offset) & MASK18
+        if self.top.sizes and self.ctx is self.top:
+            return (self.top.byte_pointer_lh() << 18) | loc
+        return loc
 
     def set_location(self, value: int, start: int | None = None) -> None:
         """``.=x``: set the location counter so that ``.`` (with OFFSET) reads ``x``."""
