@@ -20,7 +20,7 @@ from .data import DataMixin
 from .definitions import DefinitionMixin
 from .errors import AsmError, AssemblyAbort, Diagnostics, EndOfPass
 from .expressions import MASK18, Evaluator, to_signed
-from .fastlines import FastLinesMixin
+from .fastlines import FastPath
 from .literals import ConstantsArea, ConstantsMixin
 from .loops import LoopMixin
 from .macros import MacroMixin
@@ -35,7 +35,6 @@ from .symbols import F_GLOBAL, F_HALFKILL, F_KILL, F_PREDEF, VALUE, initial_tabl
 class Assembler(
     DefinitionMixin,
     StatementMixin,
-    FastLinesMixin,
     ConstantsMixin,
     ConditionalMixin,
     MacroMixin,
@@ -45,6 +44,8 @@ class Assembler(
 ):
     """Assembles one main source file (and what it inserts) in two passes."""
 
+    fast_statements = True  # tests turn the fast path off to compare with the general reader
+
     def __init__(
         self, main: SourceFile, old: bool = False, defines: Mapping[str, int] | None = None
     ) -> None:
@@ -52,20 +53,13 @@ class Assembler(
         self.defines = dict(defines or {})  # SYM=VALUE before each pass (--define)
         self.sources: dict[Path | str, SourceFile] = {main.path or main.name: main}
         self.symbols = initial_table()
-        # Plain lines parsed once, as statements and as macro calls (midas.fastlines).
-        self.plans: dict[str, tuple] = {}
-        self.call_plans: dict[str, tuple] = {}
-        # Lines with a one-token expansion in a field, planned with a hole there.
-        self.hole_plans: dict[tuple[str, int, int], tuple[tuple, int]] = {}
-        # Each text's statements by where they start, and (at ~end) what follows one
-        # ending at ``end`` (midas.fastlines).
-        self.line_indexes: dict[str, dict[int, list | int]] = {}
         # IRP bodies and passes read from expansions, by their text (midas.loops).
         self.bodies: dict[tuple, tuple[str, int]] = {}
         self.irps: dict[tuple, tuple[list[str], int]] = {}
         self.diagnostics = Diagnostics()
         self.reader = Reader(self.diagnostics)
         self.expr = Evaluator(self)
+        self.fast = FastPath(self)
         self.old = old  # the 1960s dialect (--old)
         self.initial_mllit = 0 if old else 1
         self.order = 0  # symbol definition counter
@@ -90,7 +84,6 @@ class Assembler(
         self.open_closers: list[str] = []
         self.top = ProgramContext(self.emit)
         self.ctx = self.top
-        self.stmt_site = (self.main, 0)
         self.radix = 8
         self.loc = 0o100
         self.offset = 0

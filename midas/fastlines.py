@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .conditionals import ARITHMETIC
 from .expressions import MASK36, PREC, apply_operator, to_signed
@@ -27,6 +27,9 @@ from .symbols import F_IO, F_PREDEF, P_INLINE, PSEUDO, SPECIAL, VALUE, Sym
 from .symbols import MACRO as MACRO_SYM
 from .textcodes import numeral
 from .words import instruction
+
+if TYPE_CHECKING:
+    from .assembler import Assembler
 
 # Names, numbers and fields are matched possessively: what may follow one is never a
 # character it could give back, and without giving back a line that is not plain is
@@ -88,6 +91,9 @@ class Postfix:
 # by ``__class__ is`` (as fast as it gets), which mypy does not follow: Any.
 Field: TypeAlias = Any
 Token: TypeAlias = Any
+# A text's statements by where they start: ``[pos, line, plan]``; and at ``~end``, what
+# follows a statement ending at ``end``: the next one, or where the blanks after it end.
+LineIndex: TypeAlias = dict[int, Any]
 # A macro call's argument scan (argument, how it ended, where): the argument is its
 # text, a ``\\`` field's plan, or None.
 Scan: TypeAlias = tuple[Any, int, int]
@@ -307,10 +313,24 @@ def _place(pos: int, offset: int, moved: int, split: int) -> int:
     return pos + offset if offset < split else pos + offset - moved
 
 
-class FastLinesMixin:
-    """The one-step reading of plain lines (mixed into the assembler)."""
+class FastPath:
+    """The one-step reading of plain lines: its plans, kept for the whole assembly, and
+    the statements it does with them, by the same reader, evaluator and placement rules
+    as the general reader, for the statement processor ``asm``."""
 
-    fast_statements = True  # tests turn it off to compare with the general reader
+    def __init__(self, asm: Assembler) -> None:
+        self.asm = asm
+        self.reader = asm.reader
+        self.expr = asm.expr
+        self.symbols = asm.symbols
+        # Plain lines parsed once, as statements and as macro calls.
+        self.plans: dict[str, tuple] = {}
+        self.call_plans: dict[str, tuple] = {}
+        # Lines with a one-token expansion in a field, planned with a hole there.
+        self.hole_plans: dict[tuple[str, int, int], tuple[tuple, int]] = {}
+        # Each text's statements by where they start, and (at ~end) what follows one
+        # ending at ``end``.
+        self.line_indexes: dict[str, LineIndex] = {}
 
     def simple_statement(self) -> bool:
         """Assemble the statement here in one step if it is a plain line, exactly as the
@@ -329,7 +349,7 @@ class FastLinesMixin:
             return False
         while True:
             pos, line, plan = step
-            if plan[1] != self.radix:
+            if plan[1] != self.asm.radix:
                 plan = step[2] = self.plan_of(line)
             kind = plan[0]
             if kind == FAILING:  # the commonest statement of conditional code, done here
@@ -346,7 +366,7 @@ class FastLinesMixin:
                         if after.__class__ is not list:
                             break
                         plan = after[2]
-                        if plan[0] != FAILING or plan[3] != name or plan[1] != self.radix:
+                        if plan[0] != FAILING or plan[3] != name or plan[1] != self.asm.radix:
                             break
                         end = after[0] + plan[2]
                     reader.conditional(False, end)
@@ -357,7 +377,7 @@ class FastLinesMixin:
             if not ok:
                 if not self.any_call(line, pos):
                     return False
-                if self.top.sizes:
+                if self.asm.top.sizes:
                     return True  # .BYTE: the words are bytes, which plans do not pack
             reader.count_statement()
             # On to the next statement, as the reader goes between statements at top
@@ -373,16 +393,16 @@ class FastLinesMixin:
                 step = index.get(end)
                 if step is None:
                     step = index[end] = self.next_step(index, text, reader.pos)
-                if step.__class__ is list:
+                if isinstance(step, list):
                     break
                 reader.seek(step)
                 if not reader.pass_between():
                     return True
             reader.seek(step[0])
             self.expr.new_statement()
-            self.stmt_site = reader.begin_statement()
+            reader.begin_statement()
 
-    def new_step(self, index: dict, text: str, pos: int) -> list | None:
+    def new_step(self, index: LineIndex, text: str, pos: int) -> list | None:
         """The statement at ``pos`` of ``text`` for :meth:`simple_statement`: ``[pos, line,
         plan]``, the line running to its line end, kept in the text's index; None if no
         line end follows."""
@@ -393,7 +413,7 @@ class FastLinesMixin:
         step = index[pos] = [pos, line, self.plan_of(line)]
         return step
 
-    def next_step(self, index: dict, text: str, end: int) -> list | int:
+    def next_step(self, index: LineIndex, text: str, end: int) -> list | int:
         """What follows a statement ending at ``end``, past blank lines and ``?``: the next
         statement (see :meth:`new_step`), or where the blanks end when something else
         is there (a comment, a closing bracket, the end of the text)."""
@@ -417,15 +437,15 @@ class FastLinesMixin:
     def calls_of(self, line: str) -> tuple:
         """The radix and the call plans of a line, made the first time it is seen."""
         calls = self.call_plans.get(line)
-        if calls is None or calls[0] != self.radix:
-            calls = self.call_plans[line] = (self.radix, *_calls(line))
+        if calls is None or calls[0] != self.asm.radix:
+            calls = self.call_plans[line] = (self.asm.radix, *_calls(line))
         return calls
 
     def plan_of(self, line: str) -> tuple:
         """The plan of a line, made the first time it is seen (in the current radix)."""
         plan = self.plans.get(line)
-        if plan is None or plan[1] != self.radix:
-            plan = self.plans[line] = make_plan(line, self.radix)
+        if plan is None or plan[1] != self.asm.radix:
+            plan = self.plans[line] = make_plan(line, self.asm.radix)
         return plan
 
     def field_value(self, field: Field, pos: int) -> int | None:
@@ -442,10 +462,10 @@ class FastLinesMixin:
             if sym.kind == VALUE:
                 return sym.value
             if sym.kind == SPECIAL:  # .RPCNT and the like
-                return getattr(self, sym.handler[0])()
+                return getattr(self.asm, sym.handler[0])()
             return None
         if field is DOT:
-            return self.location_value()
+            return self.asm.location_value()
         if cls is Literal:
             return self.literal_value(field, pos)
         if cls is not Postfix:
@@ -486,15 +506,15 @@ class FastLinesMixin:
 
     def literal_value(self, field: Literal, pos: int) -> int | None:
         """``[X]``: its address, the literal placed as :meth:`read_literal` places it."""
-        if self.litsw:
+        if self.asm.litsw:
             return None  # the general reader reports it
         undefined = self.has_undefined(field.inner)
         word = self.field_value(field.inner, pos)
         if word is None:
             return None
-        if self.pass_no == 2 or not undefined:
-            return self.place_literal((word,), [word])
-        return self.place_literal(((word,), field.text), [word])
+        if self.asm.pass_no == 2 or not undefined:
+            return self.asm.place_literal((word,), [word])
+        return self.asm.place_literal(((word,), field.text), [word])
 
     def planned_instruction(
         self, plan: Sequence[Any], pos: int, moved: int = 0, split: int = 1 << 30
@@ -512,9 +532,10 @@ class FastLinesMixin:
         else:
             if op.__class__ is Postfix and self.io_in(op):
                 return False
-            value = self.field_value(op, pos)
-            if value is None:
+            field = self.field_value(op, pos)
+            if field is None:
                 return False
+            value = field
         if close and not self.reader.in_conditional():
             return False  # only the end of a successful conditional may follow
         # A symbol with a value is looked up here; the rest is field_value's work.
@@ -536,11 +557,11 @@ class FastLinesMixin:
             if index_value is None and (index_value := self.field_value(index, pos)) is None:
                 return False
         for name, label_offset in labels:
-            self.define_label(name, _place(pos, label_offset, moved, split), False, 0)
+            self.asm.define_label(name, _place(pos, label_offset, moved, split), False, 0)
         self.reader.seek(pos + end - moved)
         # The fields placed by the general reader's rules (midas.words).
         ac_word = 0 if ac_value is None else self.expr.ac_field(ac_value, bool(io))
-        self.emit(instruction(value, ac_word, addr_value, index_value, indirect))
+        self.asm.emit(instruction(value, ac_word, addr_value, index_value, indirect))
         return True
 
     def io_in(self, field: Postfix) -> bool:
@@ -589,7 +610,7 @@ class FastLinesMixin:
         if sym.kind != MACRO_SYM:
             return False
         if scans is UNREAD:
-            scans = call[4] = _call_scans(line, name_end, self.radix)
+            scans = call[4] = _call_scans(line, name_end, self.asm.radix)
         if scans is None:
             return False
         macro = sym.macro
@@ -627,9 +648,9 @@ class FastLinesMixin:
         if macro.one_line:
             expansion = macro.body[:-1].format(*values)
             return self.substituted_call(line, pos, start, end, expansion)
-        args = self.filled_arguments(dummies, values, status) if n else []
+        args = self.asm.filled_arguments(dummies, values, status) if n else []
         for label, offset in labels:
-            self.define_label(label, _place(pos, offset, moved, split), False, 0)
+            self.asm.define_label(label, _place(pos, offset, moved, split), False, 0)
         site = self.reader.site(_place(pos, start, moved, split))
         self.reader.seek(_place(pos, end, moved, split))
         self.reader.push_frame(Frame(MACRO, macro.body.format(*args), site, name))
@@ -656,7 +677,7 @@ class FastLinesMixin:
         if sym.handler[1] != P_INLINE:
             return False
         for label, offset in labels:
-            self.define_label(label, _place(pos, offset, moved, split), False, 0)
+            self.asm.define_label(label, _place(pos, offset, moved, split), False, 0)
         self.reader.seek(_place(pos, end, moved, split))
         self.expr.inline_pseudo(sym, name, _place(pos, start, moved, split))
         return True
@@ -696,7 +717,7 @@ class FastLinesMixin:
             return False
         if plan[2] < split:
             return False
-        if self.pass_no == 2 and not self.all_defined(plan):
+        if self.asm.pass_no == 2 and not self.all_defined(plan):
             return False
         if self.clashes(plan[3], start, split):
             return False
@@ -711,16 +732,16 @@ class FastLinesMixin:
         that is not the case."""
         key = (line, start, end)
         holed = self.hole_plans.get(key)
-        if holed is None or holed[0][1] != self.radix:
+        if holed is None or holed[0][1] != self.asm.radix:
             plan = self.plan_of(line[:start] + HOLE + line[end:])
             holes = [k for k in range(4, 8) if plan[0] == INSTRUCTION and plan[k] is HOLE_TOKEN]
             holed = self.hole_plans[key] = (plan, holes[0] if len(holes) == 1 else 0)
         plan, hole = holed
-        token = _token(exp, start, self.radix)
+        token = _token(exp, start, self.asm.radix)
         if not hole or plan[2] <= start or token is False:
             return None
         filled = (*plan[:hole], token, *plan[hole + 1 :])
-        if self.pass_no == 2 and not self.all_defined(filled):
+        if self.asm.pass_no == 2 and not self.all_defined(filled):
             return False
         return self.planned_instruction(filled, pos, start + 1 - end, start + 1)
 
@@ -736,7 +757,7 @@ class FastLinesMixin:
             and sym.kind == VALUE
             and not sym.flags & F_PREDEF
             and sym.defpass != 0
-            and sym.value != self.location_value()
+            and sym.value != self.asm.location_value()
         )
 
     def all_defined(self, plan: tuple) -> bool:
@@ -754,4 +775,4 @@ class FastLinesMixin:
     def field_numeral(self, field: Field, pos: int) -> str | None:
         """A planned ``\\`` field's value as a numeral in the current radix."""
         value = self.field_value(field, pos)
-        return None if value is None else numeral(value, self.radix)
+        return None if value is None else numeral(value, self.asm.radix)

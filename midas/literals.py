@@ -93,7 +93,7 @@ class ConstantsMixin:
         if offset is None:
             offset = area.index[key] = area.size
             area.words.extend(words)
-            area.sites.extend([self.stmt_site] * len(words))
+            area.sites.extend([self.reader.statement_site] * len(words))
             area.size += len(words)
         number = len(self.areas)
         base = self.prev_areas[number].start if number < len(self.prev_areas) else 0
@@ -129,7 +129,7 @@ class ConstantsMixin:
                     size = area.size
             # Literals shared on pass 2 but not on pass 1 leave slack: zero words.
             area.words.extend([0] * (size - len(area.words)))
-            area.sites.extend([self.stmt_site] * (size - len(area.sites)))
+            area.sites.extend([self.reader.statement_site] * (size - len(area.sites)))
             for i, word in enumerate(area.words):
                 self.emitted.append(((area.start + i) & MASK18, word, area.sites[i]))
             self.loc = area.start + size

@@ -67,6 +67,8 @@ class Reader:
         # Per open '[': where a successful conditional began, or LITERAL.
         self.cond_stack: list[Site | tuple[()]] = []
         self.success = 0  # .SUCCESS: the last conditional's outcome
+        # Where the statement being read began (its call's place in an expansion).
+        self.statement_site: Site = (SourceFile("", ""), 0)
 
     def start(self, main: SourceFile) -> None:
         """A pass begins: the main file alone, read from its start."""
@@ -77,6 +79,7 @@ class Reader:
         self.steps = 0
         self.cond_stack = []
         self.success = 0
+        self.statement_site = (main, 0)
 
     # --- the cursor -----------------------------------------------------------------------
     def skip(self, n: int = 1) -> None:
@@ -227,11 +230,12 @@ class Reader:
         raise AssemblyAbort
 
     # --- statements -------------------------------------------------------------------------
-    def begin_statement(self) -> Site:
+    def begin_statement(self) -> None:
         """A statement of the program begins here: the place that stands for it (its
-        own in a file, the call's in an expansion).  The step count starts again if it
-        is new ground of a file, not in an expansion (a file inserted by a macro or loop
-        is part of its statement) nor read again after a ``.GO`` back."""
+        own in a file, the call's in an expansion) is ``statement_site``.  The step
+        count starts again if it is new ground of a file, not in an expansion (a file
+        inserted by a macro or loop is part of its statement) nor read again after a
+        ``.GO`` back."""
         frame = self.frames[-1]
         if frame.kind == FILE:
             pos = self.pos
@@ -239,9 +243,10 @@ class Reader:
                 frame.reached = pos
                 self.steps = 0
             assert frame.source is not None
-            return frame.source, pos
-        assert frame.site is not None
-        return frame.site
+            self.statement_site = (frame.source, pos)
+        else:
+            assert frame.site is not None
+            self.statement_site = frame.site
 
     def count_statement(self) -> None:
         """A statement read: a step of the runaway guard."""

@@ -50,8 +50,8 @@ class StatementMixin:
                 if not ctx.whole_value:
                     self.expr.new_statement()
                 if top:
-                    self.stmt_site = reader.begin_statement()
-                    if self.fast_statements and not ctx.sizes and self.simple_statement():
+                    reader.begin_statement()
+                    if self.fast_statements and not ctx.sizes and self.fast.simple_statement():
                         continue
                 reader.count_statement()
                 value = self.expr.read_word(True, at_start=True)
@@ -105,7 +105,7 @@ class StatementMixin:
         if self.stgsw:
             self.error("storage word assembled while .NSTGW forbids them")
         if self.pass_no == 2:
-            self.emitted.append((loc, word, self.stmt_site))
+            self.emitted.append((loc, word, self.reader.statement_site))
         self.loc = loc + 1
 
     def location_value(self) -> int:
