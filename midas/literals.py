@@ -106,7 +106,7 @@ class ConstantsMixin:
         number = len(self.areas)
         if self.pass_no == 1:
             area.start = self.loc
-            self.loc += area.size
+            self.advance(area.size)
         else:
             prev = self.prev_areas[number] if number < len(self.prev_areas) else None
             if prev is None:
@@ -132,7 +132,7 @@ class ConstantsMixin:
             area.sites.extend([self.reader.statement_site] * (size - len(area.sites)))
             for i, word in enumerate(area.words):
                 self.emitted.append(((area.start + i) & MASK18, word, area.sites[i]))
-            self.loc = area.start + size
+            self.locate(area.start + size)
         self.areas.append(area)
         self.area = ConstantsArea()
 
@@ -159,7 +159,7 @@ class ConstantsMixin:
             if sym is None or not sym.flags & F_VARIABLE:
                 continue  # expunged, or defined some other way since
             self.define(name, self.location_value(), F_FIXED | F_VARIABLE, None)
-            self.loc += size
+            self.advance(size)
         self.pending_vars: list[tuple[str, int]] = []
 
 

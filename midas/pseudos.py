@@ -88,7 +88,7 @@ class PseudoMixin:
         value = self.layout_value("LOC")
         if value is not None:
             self.top.flush_bytes()
-            self.loc = value & MASK18
+            self.locate(value & MASK18)
 
     @pseudo("BLOCK", kind=P_STMT)
     def p_block(self, name: str) -> None:
@@ -99,7 +99,7 @@ class PseudoMixin:
             self.error(f"BLOCK size negative ({to_signed(value)})")
             return
         self.top.flush_bytes()
-        self.loc += value
+        self.advance(value)
 
     @pseudo("OFFSET", kind=P_STMT)
     def p_offset(self, name: str) -> None:
@@ -170,7 +170,7 @@ class PseudoMixin:
         )
         self.relocatable = True
         self.top.flush_bytes()
-        self.loc = 0
+        self.locate(0)
 
     @pseudo("WORD", kind=P_STMT)
     def p_word(self, name: str) -> None:

@@ -15,6 +15,9 @@ _CLOSERS = ")>]"
 class StatementMixin:
     """Reading statements, groupings, storing words (mixed into the assembler)."""
 
+    loc: int  # the location counter: where the next word goes (OFFSET apart)
+    offset: int  # OFFSET: what ``.`` reads more than the location counter
+
     def read_statements(self, ctx: Context) -> None:
         """Read statements into ``ctx`` until its closing character (or the input ends)."""
         reader = self.reader
@@ -114,6 +117,15 @@ class StatementMixin:
         if self.top.sizes and self.ctx is self.top:
             return (self.top.byte_pointer_lh() << 18) | loc
         return loc
+
+    def advance(self, words: int) -> None:
+        """Leave ``words`` words at the location counter (BLOCK, a constants area, a
+        variable's storage)."""
+        self.loc += words
+
+    def locate(self, address: int) -> None:
+        """Set the location counter (LOC, RELOCATABLE, after a constants area)."""
+        self.loc = address
 
     def set_location(self, value: int, start: int | None = None) -> None:
         """``.=x``: set the location counter so that ``.`` (with OFFSET) reads ``x``."""
