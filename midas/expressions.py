@@ -14,10 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from enum import Enum
-from typing import TYPE_CHECKING, Final, Literal, TypeVar
+from typing import Any, Final, Literal, Protocol, TypeVar
 
 from . import floats
-from .reader import SQUOZE_RUN
+from .contexts import Context, ProgramContext
+from .reader import SQUOZE_RUN, Reader
 from .source import EOF_CH, blanks_end
 from .symbols import (
     F_GLOBAL,
@@ -33,9 +34,6 @@ from .symbols import (
 )
 from .textcodes import SQUOZE_CHARS_SET, sixbit_code, upper_code
 from .words import INDIRECT, MASK18, MASK36, ac_bits, ac_problem, add_field, add_rh, swap
-
-if TYPE_CHECKING:
-    from .assembler import Assembler
 
 T = TypeVar("T")
 
@@ -114,6 +112,35 @@ def _shown(digits: str) -> str:
     return digits if len(digits) <= 24 else f"{digits[:12]}...{digits[-8:]}"
 
 
+class Statements(Protocol):
+    """What the evaluator reads from the statement processor (midas.assembler.Assembler)
+    and hands it: the statements found where a value is read.  Its pseudo-ops and
+    special symbols are its methods, named in the symbol table."""
+
+    @property
+    def reader(self) -> Reader: ...
+    @property
+    def symbols(self) -> dict[str, Sym]: ...
+    @property
+    def ctx(self) -> Context: ...
+    @property
+    def top(self) -> ProgramContext: ...
+    @property
+    def pass_no(self) -> int: ...
+    @property
+    def old(self) -> bool: ...
+    @property
+    def radix(self) -> int: ...
+
+    def location_value(self) -> int: ...
+    def read_group(self, closer: str) -> int: ...
+    def read_literal(self) -> int: ...
+    def define_label(self, name: str, start: int, halfkill: bool, suffix: int) -> None: ...
+    def assignment(self, name: str, start: int, suffix: int) -> None: ...
+    def mark_symbol(self, name: str, sym: Sym | None, flag: int, start: int) -> Sym | None: ...
+    def call_macro(self, macro: Any, name: str, start: int) -> None: ...
+
+
 class Evaluator:
     """The syllable, field and word readers: reads from the reader, looks symbols up in
     the symbol table, and hands what is a statement rather than a value (a label, an
@@ -121,7 +148,7 @@ class Evaluator:
     processor, ``asm``.  Owns the state of the word being read, whether what it read
     used undefined symbols, and the pseudo-op being done."""
 
-    def __init__(self, asm: Assembler) -> None:
+    def __init__(self, asm: Statements) -> None:
         self.asm = asm
         self.reader = asm.reader
         self.symbols = asm.symbols

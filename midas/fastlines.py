@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, Protocol, TypeAlias
 
 from .conditionals import ARITHMETIC
-from .expressions import MASK36, PREC, apply_operator, to_signed
+from .expressions import MASK36, PREC, Evaluator, Statements, apply_operator, to_signed
 from .macros import END_EOL, END_OTHER, MORE, NULLSPECIFIED, SPECIFIED, UNSPECIFIED
 from .reader import STATEMENT_GAP
 from .source import MACRO, Frame, blanks_end
@@ -27,9 +27,6 @@ from .symbols import F_IO, F_PREDEF, P_INLINE, PSEUDO, SPECIAL, VALUE, Sym
 from .symbols import MACRO as MACRO_SYM
 from .textcodes import numeral
 from .words import instruction
-
-if TYPE_CHECKING:
-    from .assembler import Assembler
 
 # Names, numbers and fields are matched possessively: what may follow one is never a
 # character it could give back, and without giving back a line that is not plain is
@@ -313,12 +310,28 @@ def _place(pos: int, offset: int, moved: int, split: int) -> int:
     return pos + offset if offset < split else pos + offset - moved
 
 
+class FastStatements(Statements, Protocol):
+    """What the fast path reads from the statement processor, and asks it to do, beyond
+    what the evaluator does (the evaluator itself among them)."""
+
+    @property
+    def expr(self) -> Evaluator: ...
+    @property
+    def litsw(self) -> int: ...
+
+    def emit(self, word: int) -> None: ...
+    def place_literal(self, key: tuple, words: list[int]) -> int: ...
+    def filled_arguments(
+        self, dummies: list[Any], values: list[str], status: list[int]
+    ) -> list[str]: ...
+
+
 class FastPath:
     """The one-step reading of plain lines: its plans, kept for the whole assembly, and
     the statements it does with them, by the same reader, evaluator and placement rules
     as the general reader, for the statement processor ``asm``."""
 
-    def __init__(self, asm: Assembler) -> None:
+    def __init__(self, asm: FastStatements) -> None:
         self.asm = asm
         self.reader = asm.reader
         self.expr = asm.expr
