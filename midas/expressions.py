@@ -341,7 +341,7 @@ class Evaluator:
     def ac_field(self, b: int, io: bool) -> int:
         """The AC field of ``A B,`` — or the device field after an I/O instruction
         (:func:`midas.words.ac_bits`); pass 2 says what is wrong with it."""
-        if self.asm.pass_no == 2:
+        if (io or b & ~0o17) and self.asm.pass_no == 2:  # (else nothing to say)
             problem = ac_problem(b, io, self.asm.old)
             if problem is not None:
                 self.reader.error(problem[0], warning=problem[1])

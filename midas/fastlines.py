@@ -352,6 +352,8 @@ class FastPath:
         its start, as after a statement of its own; True when something other than a
         statement follows, for the general reader's statement loop."""
         reader = self.reader
+        asm = self.asm
+        expr = self.expr
         indexes = self.line_indexes
         text = reader.text
         index = indexes.get(text)
@@ -362,7 +364,7 @@ class FastPath:
             return False
         while True:
             pos, line, plan = step
-            if plan[1] != self.asm.radix:
+            if plan[1] != asm.radix:
                 plan = step[2] = self.plan_of(line)
             kind = plan[0]
             if kind == FAILING:  # the commonest statement of conditional code, done here
@@ -379,7 +381,7 @@ class FastPath:
                         if after.__class__ is not list:
                             break
                         plan = after[2]
-                        if plan[0] != FAILING or plan[3] != name or plan[1] != self.asm.radix:
+                        if plan[0] != FAILING or plan[3] != name or plan[1] != asm.radix:
                             break
                         end = after[0] + plan[2]
                     reader.conditional(False, end)
@@ -411,9 +413,8 @@ class FastPath:
                 reader.seek(step)
                 if not reader.pass_between():
                     return True
-            reader.seek(step[0])
-            self.expr.new_statement()
-            reader.begin_statement()
+            reader.begin_statement(step[0])
+            expr.new_statement()
 
     def new_step(self, index: LineIndex, text: str, pos: int) -> list | None:
         """The statement at ``pos`` of ``text`` for :meth:`simple_statement`: ``[pos, line,

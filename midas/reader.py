@@ -230,15 +230,16 @@ class Reader:
         raise AssemblyAbort
 
     # --- statements -------------------------------------------------------------------------
-    def begin_statement(self) -> None:
-        """A statement of the program begins here: the place that stands for it (its
-        own in a file, the call's in an expansion) is ``statement_site``.  The step
+    def begin_statement(self, pos: int) -> None:
+        """A statement of the program begins at ``pos`` of the top frame's text, where
+        reading goes on: the place that stands for it (its own in a file, the call's in
+        an expansion) is ``statement_site``.  The step
         count starts again if it is new ground of a file, not in an expansion (a file
         inserted by a macro or loop is part of its statement) nor read again after a
         ``.GO`` back."""
+        self.pos = pos
         frame = self.frames[-1]
         if frame.kind == FILE:
-            pos = self.pos
             if not frame.expanded and pos > frame.reached:
                 frame.reached = pos
                 self.steps = 0

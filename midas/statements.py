@@ -53,7 +53,7 @@ class StatementMixin:
                 if not ctx.whole_value:
                     self.expr.new_statement()
                 if top:
-                    reader.begin_statement()
+                    reader.begin_statement(reader.pos)
                     if self.fast_statements and not ctx.sizes and self.fast.simple_statement():
                         continue
                 reader.count_statement()
