@@ -47,6 +47,12 @@ EXPOSURE_NS = 4_000_000_000 // 60
 program redraws its main list about every three, so a frame holds one whole refresh (the
 live window of ``machack play --display`` takes the same exposure)."""
 CANVAS = 768  # pixels: machack.display's pictures are this size
+CHUNK_WALL_S = 0.008
+"""Wall time a chunk of the run should take (``Runner(chunk_wall_s=)``): the page gets
+its messages and the machine its keys between chunks, and the look between them costs
+some tens of microseconds, which the runner's fixed chunk (50 ms of emulated time, a
+tenth of a millisecond of the compiled engine's wall time while the program thinks)
+would pay thousands of times a second."""
 ENGINE_LOOK_S = 0.25  # how often a machine on the python engine looks for the compiled one
 
 Send = Callable[[str | bytes | dict[str, Any]], None]
@@ -219,7 +225,8 @@ class Console:
         try:
             self.boot()
             assert self.machine is not None
-            runner = Runner(self.machine, self.tty, stop=self.stop, between=self.between)
+            runner = Runner(self.machine, self.tty, stop=self.stop, between=self.between,
+                            chunk_wall_s=CHUNK_WALL_S)  # fmt: skip
             while not self.host.closed and self.handle(runner.run()):
                 pass
         except Exception as exc:  # noqa: BLE001 - the page and the log say it, one line
