@@ -103,6 +103,9 @@ class MacHackConsole(Console):
     def waiting(self) -> bool:
         return self.at_prompt
 
+    def paced(self) -> bool:
+        return self.at_prompt
+
 
 def console_maker(colour: str, depth: int, engine: str | None) -> Callable[[Send], Console]:
     """A function of ``send`` that boots a new :class:`MacHackConsole` (the image is

@@ -237,6 +237,7 @@ class Runner:
         self.between = between  # called between chunks (AutoEngine.poll, for one)
         self.chunk_wall_s = chunk_wall_s
         self.chunk_us = CHUNK_US  # a thinking program's chunk (see chunk_wall_s)
+        self.pacing = False  # the last chunk was paced to the wall clock (it waits)
         self._first = True  # at the first instruction of a run (breakpoints do not stop it)
 
     # --- the teletype, seen from outside ---------------------------------------------
@@ -301,7 +302,7 @@ class Runner:
                     return Outcome("instruction limit", m.pc, done)
                 chunk = self.chunk_us
                 wall = time.monotonic()
-                pacing = idle and not self._input_at_end()
+                pacing = self.pacing = idle and not self._input_at_end()
                 if pacing:
                     time.sleep(IDLE_SLEEP_S)
                     wall = time.monotonic()
