@@ -125,6 +125,7 @@ socket.addEventListener("message", (event) => {
     state.phosphor?.add(event.data);
     state.owed = true; // "took" once these points are drawn
     state.costMs += performance.now() - start;
+    nextFrame();
     return;
   }
   const message = JSON.parse(event.data);
@@ -142,8 +143,18 @@ socket.addEventListener("close", (event) => {
 // --- the screen, at the display's frame rate -------------------------------------------
 // The server sends the next points once these are drawn ("took", with the time they
 // took: while the machine computes it spaces its frames to keep drawing within a share
-// of the wall time).  A hidden tab draws nothing, and so is sent nothing.
+// of the wall time).  A hidden tab draws nothing, and so is sent nothing.  A frame is
+// asked for only when points have come: with nothing to draw the page is idle.
+let frameAsked = false;
+function nextFrame() {
+  if (!frameAsked) {
+    frameAsked = true;
+    requestAnimationFrame(frame);
+  }
+}
+
 function frame() {
+  frameAsked = false;
   const p = state.phosphor;
   if (p && !state.frozen && p.now !== p.drawnAt) {
     const start = performance.now();
@@ -157,7 +168,5 @@ function frame() {
     state.owed = false;
     state.costMs = 0;
   }
-  requestAnimationFrame(frame);
 }
-requestAnimationFrame(frame);
 paper.focus();
