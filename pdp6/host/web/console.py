@@ -40,16 +40,17 @@ from ..runner import Outcome, Runner, StopFlag
 from ..terminal import StreamHost
 
 SEND_EVERY_S = 1 / 60  # the page draws at 60 frames a second: no need to send more often
-FRAME_SHARE = 0.2
+FRAME_SHARE = 0.1
 """The wall-clock budget of the 340's frames while the machine computes (thinks, or
 runs a program that is not waiting at a prompt): making a frame (the server's part: the
 340's points drawn from the words the execute loop kept, encoded, sent) and drawing it
 (the page's part, which the page reports with each ``took``) may take this share of the
-wall time, and the next frame waits as long as that needs.  On a machine whose other
-core is busy the page's drawing is taken from the emulation: at a fifth of the wall
-time, the emulation keeps within 1.3 times its speed without the page (docs/web.md).
-At the prompt, where the machine keeps pace with the wall clock and nobody waits for it,
-a frame every :data:`SEND_EVERY_S`."""
+wall time, and the next frame waits as long as that needs.  The server's part is taken
+from the emulation's thread, and on a machine whose other core is busy the page's is
+taken from the emulation too: at a tenth of the wall time the emulation keeps within
+1.3 times its speed without the page (at a fifth it did not: docs/web.md).  At the
+prompt, where the machine keeps pace with the wall clock and nobody waits for it, a
+frame every :data:`SEND_EVERY_S`."""
 STATUS_EVERY_S = 0.25
 MAX_KEYS = 4096  # keys typed ahead of the program; more are refused, with a message
 BELL = 0o007
