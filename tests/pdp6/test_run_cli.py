@@ -401,6 +401,6 @@ def test_a_runner_with_a_wall_time_per_chunk_takes_longer_chunks_when_they_are_q
     fixed, runner = chunks()
     least = runner_module.CHUNK_US  # (a chunk ends at the first instruction past its end)
     assert max(fixed) < least + 1_000 and runner.chunk_us == least
-    fitted, runner = chunks(chunk_wall_s=0.02)
+    fitted, runner = chunks(chunk_wall_s=0.25)  # (long: a loaded machine runs slowly)
     assert least < runner.chunk_us <= runner_module.MAX_CHUNK_US
     assert len(fitted) < len(fixed) / 4 and min(fitted[:-1]) >= least
