@@ -1103,7 +1103,8 @@ def book_check() -> None:
               "on each engine (5 s each).")  # fmt: skip
 @click.option("--web/--no-web", default=True, show_default=True,
               help="machack web's figures: a page's first picture in headless Chromium, "
-              "and the emulation's speed with the page drawing the 340 (a minute).")  # fmt: skip
+              "and the emulation's speed with the page drawing the 340, five rounds (a "
+              "minute or two).")  # fmt: skip
 def bench(
     positions: int,
     first_start: bool,

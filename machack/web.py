@@ -69,10 +69,12 @@ class MacHackConsole(Console):
 
     def _wait_for_key(self) -> None:
         """At the prompt: run the program's wait (IDLE, and the interrupts that keep its
-        clock and draw the 340) in step with the wall clock until a key comes, sleeping
-        between steps.  The compiled engine runs the wait loop at a sixth of the wall
-        time or less; stopping at each device event instead, as ``Session.idle_wait``
-        does, costs more and falls behind the wall clock with the 340 drawing."""
+        clock and draw the 340) in step with the wall clock until a key comes: a step of
+        a frame's emulated time, up to a frame ahead of the wall clock, then a sleep
+        until the wall clock has caught up.  The compiled engine runs the wait in some
+        1% of the wall time; stopping at each device event instead, as
+        ``Session.idle_wait`` does, costs more and falls behind the wall clock with the
+        340 drawing."""
         session = self.session
         assert session is not None
         m = session.machine
@@ -86,12 +88,14 @@ class MacHackConsole(Console):
                     break
                 self.between()
                 target = anchor_us + (time.monotonic() - anchor_wall) * 1e6
-                if m.elapsed_us >= target:
-                    self.host.wait_for_input(IDLE_STEP_S)
+                if m.elapsed_us >= target:  # ahead of the wall clock: sleep till it comes
+                    self.host.wait_for_input(min(IDLE_STEP_S, (m.elapsed_us - target) / 1e6))
                     continue
                 if target - m.elapsed_us > FALLEN_BEHIND_US:  # (the python engine)
                     anchor_us, anchor_wall = m.elapsed_us, time.monotonic()
-                stop = m.run(until_us=min(target, m.elapsed_us + IDLE_STEP_S * 1e6))
+                # a step of a frame ahead of the wall clock, then a sleep (running only up
+                # to the wall clock's time, it ran some microseconds a step and never slept)
+                stop = m.run(until_us=target + IDLE_STEP_S * 1e6)
                 if stop.reason in ("halt", "breakpoint"):
                     session.check_runaway()
                 if stop.reason == "halt":
@@ -101,6 +105,9 @@ class MacHackConsole(Console):
             self.at_prompt = False
 
     def waiting(self) -> bool:
+        return self.at_prompt
+
+    def paced(self) -> bool:
         return self.at_prompt
 
 

@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from ..machine import Machine, Stop
 
 CHUNK_US = 50_000.0  # emulated time run between looks at the host
+MAX_CHUNK_US = 5_000_000.0  # the longest chunk a runner with a wall time per chunk takes
 STEP_CHUNK = 2_000  # instructions per chunk when single-stepping
 IDLE_SLEEP_S = 0.02  # wall time slept per chunk while the program waits for a person
 SAMPLE_STEPS = 32  # instructions stepped to see whether the program circles in a loop
@@ -209,7 +210,12 @@ class Runner:
 
     ``grace_us`` is the quiet time after the end of input before a waiting program is
     stopped; ``hook`` switches to single-stepping; ``between`` is called before each
-    chunk.
+    chunk.  ``chunk_wall_s``: the wall time a chunk should take, if the host wants one
+    (the web console: its page gets messages, its machine keys, between chunks); the
+    chunk's emulated time then grows or shrinks to keep near it, never below
+    :data:`CHUNK_US` nor above :data:`MAX_CHUNK_US`.  Without it every chunk is
+    :data:`CHUNK_US`, which the compiled engine runs in a fraction of a millisecond: a
+    host that looks in between at every chunk would cost more than the chunks.
     """
 
     def __init__(
@@ -221,6 +227,7 @@ class Runner:
         grace_us: float = 2_000_000.0,
         hook: StepHook | None = None,
         between: Callable[[], object] | None = None,
+        chunk_wall_s: float | None = None,
     ) -> None:
         self.m = machine
         self.tty = teletype
@@ -228,6 +235,9 @@ class Runner:
         self.grace_us = grace_us
         self.hook = hook
         self.between = between  # called between chunks (AutoEngine.poll, for one)
+        self.chunk_wall_s = chunk_wall_s
+        self.chunk_us = CHUNK_US  # a thinking program's chunk (see chunk_wall_s)
+        self.pacing = False  # the last chunk was paced to the wall clock (it waits)
         self._first = True  # at the first instruction of a run (breakpoints do not stop it)
 
     # --- the teletype, seen from outside ---------------------------------------------
@@ -290,9 +300,10 @@ class Runner:
                     return Outcome("time limit", m.pc, done)
                 if max_instructions is not None and done >= max_instructions:
                     return Outcome("instruction limit", m.pc, done)
-                chunk = CHUNK_US
+                chunk = self.chunk_us
                 wall = time.monotonic()
-                if idle and not self._input_at_end():
+                pacing = self.pacing = idle and not self._input_at_end()
+                if pacing:
                     time.sleep(IDLE_SLEEP_S)
                     wall = time.monotonic()
                     chunk = min(CHUNK_US, max(1_000.0, (wall - last_wall) * 1e6))
@@ -300,6 +311,8 @@ class Runner:
                 end = now + chunk if until_us is None else min(until_us, now + chunk)
                 budget = None if max_instructions is None else max_instructions - done
                 stop, message, pcs = self._advance(end, budget)
+                if self.chunk_wall_s is not None and not pacing and self.hook is None:
+                    self._fit_chunk(m.elapsed_us - now, time.monotonic() - wall)
                 if stop.reason in ("halt", "breakpoint"):
                     return Outcome(stop.reason, stop.pc, m.instructions - start)
                 if message is not None:
@@ -339,6 +352,17 @@ class Runner:
                 if not idle:
                     sample_interval = min(MAX_SAMPLE_INTERVAL_S, sample_interval * 2 or 0.001)
                     next_sample = time.monotonic() + sample_interval
+
+    def _fit_chunk(self, ran_us: float, spent_s: float) -> None:
+        """The next chunk's emulated time, from the last one's: as long as would take
+        ``chunk_wall_s`` at the speed it ran (at most twice, at least half, as long as
+        the last), within CHUNK_US..MAX_CHUNK_US.  A chunk cut short (a breakpoint, a
+        time limit) says nothing of the speed unless it took longer than asked."""
+        assert self.chunk_wall_s is not None
+        if spent_s <= 0 or (ran_us < 0.5 * self.chunk_us and spent_s < self.chunk_wall_s):
+            return
+        ratio = min(2.0, max(0.5, self.chunk_wall_s / spent_s * ran_us / self.chunk_us))
+        self.chunk_us = min(MAX_CHUNK_US, max(CHUNK_US, self.chunk_us * ratio))
 
     def _at_breakpoint(self) -> bool:
         """At a breakpoint, other than where the run started (chunks must not skip one)."""

@@ -167,7 +167,8 @@ def test_bad_input_gets_a_message_and_the_machine_goes_on(server, capfd) -> None
     srv, url = server
     too_many = '{"type": "keys", "text": "' + "A" * 9000 + '"}'
     bad = ["not json", '"a string"', "[1, 2]", '{"type": "keys", "text": 7}',
-           '{"type": "launch"}', b"\x00\xff binary", too_many]  # fmt: skip
+           '{"type": "launch"}', b"\x00\xff binary", too_many, '{"type": "took", "ms": -1}',
+           '{"type": "took", "ms": "fast"}', '{"type": "took", "ms": 1e99}']  # fmt: skip
     before = others(srv)
     got = asyncio.run(_talk(url, [*bad, '{"type": "keys", "text": "P-K4\\r"}'], wait_s=4.0))
     errors = [m["message"] for m in got if isinstance(m, dict) and m["type"] == "error"]

@@ -378,3 +378,29 @@ def test_a_program_waiting_for_a_person_idles_at_wall_clock_speed() -> None:
     assert outcome.reason == "time limit"
     assert wall > 0.4  # 0.6 s of emulated time took about as long on the wall clock
     assert cpu < 0.6 * wall  # mostly asleep
+
+
+def test_a_runner_with_a_wall_time_per_chunk_takes_longer_chunks_when_they_are_quick() -> None:
+    """``chunk_wall_s``: a program that computes fast runs in chunks of emulated time
+    grown to take about that wall time (the web console's host looks in far less often),
+    never below the fixed chunk nor above the longest; without it the chunk stays fixed."""
+    from pdp6 import Machine
+    from pdp6.host import runner as runner_module
+    from pdp6.host.runner import Runner
+    from pdp6.host.typein import parse_word
+
+    def chunks(**options: float) -> tuple[list[float], Runner]:
+        m = Machine(engine="python")
+        m.memory[0o100] = parse_word("AOJA 1,100")  # computes (AC 1 changes): never idle
+        m.pc = 0o100
+        seen: list[float] = []
+        runner = Runner(m, between=lambda: seen.append(m.elapsed_us), **options)
+        runner.run(until_us=5_000_000)
+        return [b - a for a, b in zip(seen, seen[1:], strict=False)], runner
+
+    fixed, runner = chunks()
+    least = runner_module.CHUNK_US  # (a chunk ends at the first instruction past its end)
+    assert max(fixed) < least + 1_000 and runner.chunk_us == least
+    fitted, runner = chunks(chunk_wall_s=0.25)  # (long: a loaded machine runs slowly)
+    assert least < runner.chunk_us <= runner_module.MAX_CHUNK_US
+    assert len(fitted) < len(fixed) / 4 and min(fitted[:-1]) >= least

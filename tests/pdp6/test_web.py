@@ -34,10 +34,10 @@ ROOT = Path(__file__).parents[2]
 PROGRAMS = Path(__file__).parent / "programs"
 
 
-def binary(source: Path, out: Path, patch: tuple[str, str] | None = None) -> Path:
-    """``source`` assembled (with one text replaced) into an SBLK file ``out``."""
+def binary(source: Path, out: Path, *patches: tuple[str, str]) -> Path:
+    """``source`` assembled (with texts replaced) into an SBLK file ``out``."""
     text = source.read_text()
-    if patch is not None:
+    for patch in patches:
         assert patch[0] in text
         text = text.replace(*patch)
     program = midas.assemble(text, filename=str(source))
@@ -90,3 +90,43 @@ def test_a_program_that_halts_is_said_and_its_picture_stays(tmp_path, browser) -
         wait_for(lambda: "the machine stopped: halt at" in browser.page_source, why="the halt")
         assert browser.execute_script("return window.pdp6web.phosphor.count") > 0
         browser.get("about:blank")
+
+
+@pytest.mark.parametrize("computing", [True, False])
+def test_frames_keep_within_their_share_of_the_wall_time_while_the_machine_computes(
+    tmp_path, computing: bool
+) -> None:
+    """A page that says each frame took it 100 ms to draw gets a frame every second or
+    more while the machine computes (FRAME_SHARE: a tenth of the wall time), but every
+    1/60 s while the program waits, paced to the wall clock."""
+    import time
+
+    from pdp6.host.web.console import FRAME_SHARE
+
+    patches = [("NWANT==5", "NWANT==777777")]
+    if computing:  # (a count in AC 2 while it waits for the refreshes: never idle)
+        patches.append(("WAIT:\tSKIPN DONE", "WAIT:\tAOJ 2,\n\tSKIPN DONE"))
+    file = binary(PROGRAMS / "dis340_refresh.mid", tmp_path / "refresh.bin", *patches)
+    sent: list[float] = []
+
+    def send(message: object) -> None:
+        if isinstance(message, dict) and message["type"] == "ended":
+            sent.append(-1.0)  # (the run ended: a last frame comes at once)
+        elif isinstance(message, bytes):
+            sent.append(time.monotonic())
+            console.took(100.0)  # (the page's answer: drawn, in 100 ms)
+
+    console = ProgramConsole(send, file, None, None)
+    console.start()
+    try:
+        assert wait_for(lambda: len(sent) >= 2, seconds=60, why="frames")
+        time.sleep(3.5)
+        gaps = [b - a for a, b in zip(sent[1:], sent[2:], strict=False)]
+        assert -1.0 not in sent, "the program ended"
+    finally:
+        assert console.close()
+    assert gaps
+    if computing:
+        assert min(gaps) >= 0.1 / FRAME_SHARE * 0.99, gaps
+    else:
+        assert len(gaps) > 20, gaps

@@ -9,8 +9,9 @@ chunks the console hands the page what happened, at most :data:`SEND_EVERY_S` ap
 
 * what the program printed, as text (``{"type": "print"}``), and the host's own notes;
 * the Type 340's new points, as one binary message (:func:`encode_points`), only once
-  the page has taken the last one, so a slow page gets bigger messages, never a queue
-  that grows without end;
+  the page has drawn the last one, so a slow page gets bigger messages, never a queue
+  that grows without end; while the machine computes, frames no closer than
+  :data:`FRAME_SHARE` allows (the wall-clock budget of the drawing);
 * now and then the status: PDP-6 time, whether the machine is waiting for a key.
 
 From the page come keys (``{"type": "keys"}``), typed into the teletype as a Model 35
@@ -39,6 +40,17 @@ from ..runner import Outcome, Runner, StopFlag
 from ..terminal import StreamHost
 
 SEND_EVERY_S = 1 / 60  # the page draws at 60 frames a second: no need to send more often
+FRAME_SHARE = 0.1
+"""The wall-clock budget of the 340's frames while the machine computes (thinks, or
+runs a program that is not waiting at a prompt): making a frame (the server's part: the
+340's points drawn from the words the execute loop kept, encoded, sent) and drawing it
+(the page's part, which the page reports with each ``took``) may take this share of the
+wall time, and the next frame waits as long as that needs.  The server's part is taken
+from the emulation's thread, and on a machine whose other core is busy the page's is
+taken from the emulation too: at a tenth of the wall time the emulation keeps within
+1.3 times its speed without the page (at a fifth it did not: docs/web.md).  At the
+prompt, where the machine keeps pace with the wall clock and nobody waits for it, a
+frame every :data:`SEND_EVERY_S`."""
 STATUS_EVERY_S = 0.25
 MAX_KEYS = 4096  # keys typed ahead of the program; more are refused, with a message
 BELL = 0o007
@@ -47,6 +59,18 @@ EXPOSURE_NS = 4_000_000_000 // 60
 program redraws its main list about every three, so a frame holds one whole refresh (the
 live window of ``machack play --display`` takes the same exposure)."""
 CANVAS = 768  # pixels: machack.display's pictures are this size
+CHUNK_WALL_S = 0.008
+"""Wall time a chunk of the run should take (``Runner(chunk_wall_s=)``): the page gets
+its messages and the machine its keys between chunks, and the look between them costs
+some tens of microseconds, which the runner's fixed chunk (50 ms of emulated time, a
+tenth of a millisecond of the compiled engine's wall time while the program thinks)
+would pay thousands of times a second."""
+KEY_POLL_NS = 1_000_000_000
+"""How often (emulated) the teletype looks for the page's keys within a chunk of the run
+(``Teletype.poll_ns``; a terminal's is 20 ms).  Each look takes the machine out of its
+compiled loop into Python, which while the program thinks (some 400 emulated seconds a
+wall second) cost the emulation a sixth of its speed; a key that comes during a chunk
+is seen when the next one starts in any case, some milliseconds later."""
 ENGINE_LOOK_S = 0.25  # how often a machine on the python engine looks for the compiled one
 
 Send = Callable[[str | bytes | dict[str, Any]], None]
@@ -172,10 +196,14 @@ class Console:
         self.tty: Teletype | None = None
         self.display: Display340 | None = None
         self.sent_ns = 0  # the time of the last point sent
-        self.page_ready = threading.Event()  # the page has taken the last points
+        self.page_ready = threading.Event()  # the page has drawn the last points
         self.page_ready.set()
+        self.page_s = 0.0  # the wall time the page took to draw its last frame
+        self.frames = 0  # frames sent
+        self._next_frame = 0.0  # (time.monotonic) the next frame no sooner than this
         self._last_send = self._last_status = self._last_engine_look = 0.0
         self.wall0 = time.monotonic()
+        self.runner: Runner | None = None
         self._hold_asked, self._held, self._release = (threading.Event() for _ in range(3))
         self.thread = threading.Thread(target=self._main, name="pdp6-web-console", daemon=True)
 
@@ -201,6 +229,11 @@ class Console:
         if refused is not None:
             self.send({"type": "error", "message": refused})
 
+    def took(self, ms: float) -> None:
+        """The page has drawn the last points; it took ``ms`` milliseconds."""
+        self.page_s = ms / 1000
+        self.page_ready.set()
+
     def bell(self) -> None:
         """BELL, as the 1967 operator stopped a program thinking."""
         self.keys(chr(BELL))
@@ -219,7 +252,11 @@ class Console:
         try:
             self.boot()
             assert self.machine is not None
-            runner = Runner(self.machine, self.tty, stop=self.stop, between=self.between)
+            if self.tty is not None:
+                self.tty.poll_ns = max(self.tty.poll_ns, KEY_POLL_NS)
+            self.runner = Runner(self.machine, self.tty, stop=self.stop, between=self.between,
+                                 chunk_wall_s=CHUNK_WALL_S)  # fmt: skip
+            runner = self.runner
             while not self.host.closed and self.handle(runner.run()):
                 pass
         except Exception as exc:  # noqa: BLE001 - the page and the log say it, one line
@@ -284,13 +321,19 @@ class Console:
         if text:
             self.send({"type": "print", "text": text})
         display = self.display
-        if display is not None and display.bus is not None and self.page_ready.is_set():
+        if (display is not None and display.bus is not None and self.page_ready.is_set()
+                and (force or now >= self._next_frame)):  # fmt: skip
             upto = display.now
             if upto > self.sent_ns:
                 message, last = encode_points(display, self.sent_ns, upto)
                 self.sent_ns = max(last, self.sent_ns)
                 self.page_ready.clear()
                 self.send(message)
+                self.frames += 1
+                made = time.monotonic()
+                cost = made - now + self.page_s  # the server's part and the page's last
+                gap = SEND_EVERY_S if self.paced() else max(SEND_EVERY_S, cost / FRAME_SHARE)
+                self._next_frame = now + gap
         if force or now - self._last_status >= STATUS_EVERY_S:
             self._last_status = now
             self.send(self.status())
@@ -308,3 +351,9 @@ class Console:
     def waiting(self) -> bool:
         """Whether the program waits for a key (the page shows 'thinking' otherwise)."""
         return False
+
+    def paced(self) -> bool:
+        """Whether the machine keeps pace with the wall clock (the program waits), rather
+        than computing as fast as it can: then frames come every :data:`SEND_EVERY_S`,
+        and :data:`FRAME_SHARE` does not hold them back."""
+        return self.runner is not None and self.runner.pacing

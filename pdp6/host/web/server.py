@@ -64,7 +64,10 @@ class Server:
         origin = request.headers.get("Origin")
         if origin is not None and urlsplit(origin).netloc != request.host:
             raise web.HTTPForbidden(text=f"websocket from another origin ({origin}) refused")
-        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=HEARTBEAT_S)
+        # (no permessage-deflate: the points are most of what goes, and compressing them
+        # took the server some 10 ms a frame, the page as long again to inflate them)
+        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=HEARTBEAT_S,
+                                   compress=False)  # fmt: skip
         await ws.prepare(request)
         if len(self.consoles) >= MAX_CONSOLES:
             await ws.send_json({"type": "error", "message": f"{MAX_CONSOLES} machines are "
@@ -129,7 +132,8 @@ def take(console: Console, data: str) -> str | None:
     """Do what one message from the page asks; what is wrong with it, or None.
 
     The page sends ``{"type": "keys", "text": "..."}``, ``{"type": "bell"}`` and
-    ``{"type": "took"}`` (it has the last points: send the next)."""
+    ``{"type": "took", "ms": ...}`` (it has drawn the last points, which took it ``ms``
+    milliseconds: send the next)."""
     try:
         message = json.loads(data)
     except ValueError:
@@ -139,11 +143,16 @@ def take(console: Console, data: str) -> str | None:
         console.keys(message["text"])
     elif kind == "bell":
         console.bell()
-    elif kind == "took":
-        console.page_ready.set()
+    elif kind == "took" and _milliseconds(message.get("ms", 0)):
+        console.took(float(message.get("ms", 0)))
     else:
         return f"not a message the page sends: {data[:60]!r}"
     return None
+
+
+def _milliseconds(value: object) -> bool:
+    """A time the page may report: a number of milliseconds, 0 to a minute."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 60_000
 
 
 async def _start(server: Server, host: str, port: int) -> tuple[web.AppRunner, str]:

@@ -15,6 +15,8 @@ const state = {
   frames: 0,
   firstPictureMs: null, // performance.now() when the first picture with points was drawn
   frozen: false, // tests stop the drawing to read the canvas
+  owed: false, // points came since the last "took"
+  costMs: 0, // the time taking and drawing them took, for the server's frame budget
   ended: false,
   printed: "",
 };
@@ -119,8 +121,11 @@ const handlers = {
 
 socket.addEventListener("message", (event) => {
   if (event.data instanceof ArrayBuffer) {
+    const start = performance.now();
     state.phosphor?.add(event.data);
-    send({ type: "took" });
+    state.owed = true; // "took" once these points are drawn
+    state.costMs += performance.now() - start;
+    nextFrame();
     return;
   }
   const message = JSON.parse(event.data);
@@ -136,14 +141,32 @@ socket.addEventListener("close", (event) => {
 });
 
 // --- the screen, at the display's frame rate -------------------------------------------
+// The server sends the next points once these are drawn ("took", with the time they
+// took: while the machine computes it spaces its frames to keep drawing within a share
+// of the wall time).  A hidden tab draws nothing, and so is sent nothing.  A frame is
+// asked for only when points have come: with nothing to draw the page is idle.
+let frameAsked = false;
+function nextFrame() {
+  if (!frameAsked) {
+    frameAsked = true;
+    requestAnimationFrame(frame);
+  }
+}
+
 function frame() {
+  frameAsked = false;
   const p = state.phosphor;
   if (p && !state.frozen && p.now !== p.drawnAt) {
+    const start = performance.now();
     p.draw();
+    state.costMs += performance.now() - start;
     state.frames += 1;
     if (state.firstPictureMs === null && p.count > 0) state.firstPictureMs = performance.now();
   }
-  requestAnimationFrame(frame);
+  if (state.owed) {
+    send({ type: "took", ms: Math.min(60000, state.costMs) });
+    state.owed = false;
+    state.costMs = 0;
+  }
 }
-requestAnimationFrame(frame);
 paper.focus();
