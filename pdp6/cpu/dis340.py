@@ -75,12 +75,20 @@ D_VIS = D + 30  # 8: mode hef vef lp stop_int rfd x y, as the processor sees the
 D_SNAP = D + 38  # 15: the registers at the start of the word (Display340._snapshot)
 D_EV_HEAD = D + 53
 D_EV_N = D + 54
-D_EV = D + 55  # EV_MAX events of EV_WIDTH: time, then the 8 of D_VIS
+D_EV = D + 55  # EV_MAX events of EV_WIDTH: time, then the 8 of D_VIS packed (dis_pack)
 EV_MAX = 16
-EV_WIDTH = 9
+EV_WIDTH = 2
+EV_RFD = 1 << 7  # ready for data, in an event's packed state
 D_DRAW = D_EV + EV_MAX * EV_WIDTH  # 1 while dis_replay draws a word's points
 D_KEEP = D_DRAW + 1  # ns of points the host keeps (-1: all): older words are forgotten
-D_SAVE = D_KEEP + 1  # the registers D+1 .. D_SAVED-1 while dis_replay works
+# The second half of a 36-bit word is planned with the first (dis_start_word); until the
+# first has ended, what is needed to take that back (dis_unchain): its snapshot, (18-bit
+# word, start time) and end time.  D_AHEAD: 0 none, 1 planned ahead, 2 and logged.
+D_AHEAD = D_KEEP + 1
+D_SNAP1 = D_AHEAD + 1
+D_HALF1 = D_SNAP1 + 15
+D_T_END1 = D_HALF1 + 2
+D_SAVE = D_T_END1 + 1  # the registers D+1 .. D_SAVED-1 while dis_replay works
 D_SAVED = D_PLOG
 D_PROG_LEN = D_SAVE + D_SAVED - D  # 128: the 342's stroke program lengths
 PROG_WIDTH = 32
@@ -138,6 +146,27 @@ def dis_copy(io, dest: int, slots: tuple[int, ...], n: int) -> None:
 
 
 @jit_inline
+def dis_pack(mode: int, hef: int, vef: int, lp: int, stop_int: int, rfd: int, x: int,
+             y: int) -> int:  # fmt: skip
+    """The visible state in one word, as an event keeps it."""
+    return (mode | hef << 3 | vef << 4 | lp << 5 | stop_int << 6 | rfd << 7 | x << 8
+            | y << 18)  # fmt: skip
+
+
+@jit_inline
+def dis_unpack(io, v: int) -> None:
+    """An event's packed visible state into D_VIS (mode hef vef lp stop_int rfd x y)."""
+    io[D_VIS] = v & 7
+    io[D_VIS + 1] = (v >> 3) & 1
+    io[D_VIS + 2] = (v >> 4) & 1
+    io[D_VIS + 3] = (v >> 5) & 1
+    io[D_VIS + 4] = (v >> 6) & 1
+    io[D_VIS + 5] = (v >> 7) & 1
+    io[D_VIS + 6] = (v >> 8) & 0o1777
+    io[D_VIS + 7] = (v >> 18) & 0o1777
+
+
+@jit_inline
 def dis_emit(io, t: int) -> None:
     """Queue a visible change at time ``t``: the state as it is now (Display340._emit)."""
     n = io[D_EV_N]
@@ -145,7 +174,8 @@ def dis_emit(io, t: int) -> None:
         return  # (a word queues at most three)
     k = D_EV + EV_WIDTH * ((io[D_EV_HEAD] + n) % EV_MAX)
     io[k] = t
-    dis_copy(io, k + 1, VIS_SLOTS, 8)
+    io[k + 1] = dis_pack(io[D_MODE], io[D_HEF], io[D_VEF], io[D_LP_FLAG], io[D_STOP_INT],
+                         io[D_RFD], io[D_X], io[D_Y])  # fmt: skip
     io[D_EV_N] = n + 1
 
 
@@ -184,6 +214,13 @@ def dis_escape(io) -> None:
 
 
 @jit_inline
+def dis_unit(field: int) -> int:
+    """An increment step's two bits for one axis: 10 one unit up (right), 11 one down
+    (left), 0x none."""
+    return (field >> 1) * (1 - 2 * (field & 1))
+
+
+@jit_inline
 def dis_steps(io, br: int, t: int, mode: int) -> None:
     """Vector, vector-continue and increment words (Display340._steps, no light pen)."""
     step = 1 << io[D_SCALE]
@@ -213,6 +250,25 @@ def dis_steps(io, br: int, t: int, mode: int) -> None:
             return
     x = io[D_X]
     y = io[D_Y]
+    if increment and not io[D_DRAW]:
+        # four steps of -1, 0 or +1 on each axis: if no position on the way is off the
+        # raster, the word is known at once (the steps below, without their branches)
+        x1 = x + step * dis_unit((br >> 14) & 3)
+        x2 = x1 + step * dis_unit((br >> 10) & 3)
+        x3 = x2 + step * dis_unit((br >> 6) & 3)
+        x4 = x3 + step * dis_unit((br >> 2) & 3)
+        y1 = y + step * dis_unit((br >> 12) & 3)
+        y2 = y1 + step * dis_unit((br >> 8) & 3)
+        y3 = y2 + step * dis_unit((br >> 4) & 3)
+        y4 = y3 + step * dis_unit(br & 3)
+        if (x1 | x2 | x3 | x4 | y1 | y2 | y3 | y4) >> 10 == 0:
+            io[D_X] = x4
+            io[D_Y] = y4
+            if br & 0o400000:
+                dis_escape(io)
+            io[D_RFD] = 1
+            dis_end(io, t + 4 * (COUNT_NS + SETTLE_NS), IDLE)
+            return
     if mode == VECTOR and not io[D_DRAW]:
         # each axis moves one way only: if the end is on the raster no step crosses an
         # edge, and the vector is known at once (Display340._steps' fast path)
@@ -412,27 +468,84 @@ def dis_plan(io, br: int, t: int) -> None:
 
 
 @jit_inline
-def dis_snapshot(io) -> None:
+def dis_snapshot(io, dest: int) -> None:
     """The registers at the start of a word, in Display340._snapshot's order."""
-    dis_copy(io, D_SNAP, SNAP_SLOTS, 15)
+    dis_copy(io, dest, SNAP_SLOTS, 15)
 
 
 @jit_inline
-def dis_start(io, t0: int) -> None:
-    """DATA SYNC at ``t0``: the next 18-bit word from the buffer (Display340._start)."""
+def dis_start(io, t0: int, snap: int, half: int) -> None:
+    """DATA SYNC at ``t0``: the next 18-bit word from the buffer (Display340._start),
+    its snapshot and (word, start) into ``snap`` and ``half``."""
     br = (io[D_IB] >> 18) & M18
     io[D_IB] = (io[D_IB] << 18) & M36
     io[D_IBC] -= 1
     io[D_WORDS] += 1
-    dis_snapshot(io)  # (its points, and D_MARK, come with dis_replay)
-    io[D_HALF_BR] = br
-    io[D_HALF_T0] = t0
+    dis_snapshot(io, snap)  # (its points, and D_MARK, come with dis_replay)
+    io[half] = br
+    io[half + 1] = t0
     io[D_LP_USED] = 1 if io[D_LP_ENABLE] or io[D_LP_FIND] or io[D_LP_FLAG] else 0
     io[D_STATE] = BUSY
     io[D_RFD] = 0
     io[D_VIS + 5] = 0
     dis_log(io, br, t0)
     dis_plan(io, br, t0)
+
+
+@jit_inline
+def dis_first_half(io) -> None:
+    """The first half's snapshot and (word, start) where the device looks for the word
+    in progress's."""
+    for j in range(15):
+        io[D_SNAP + j] = io[D_SNAP1 + j]
+    io[D_HALF_BR] = io[D_HALF1]
+    io[D_HALF_T0] = io[D_HALF1 + 1]
+
+
+@jit_inline
+def dis_start_word(io, t0: int) -> None:
+    """DATA SYNC at ``t0`` for the buffer's next half-word and, when that one ends ready
+    for data with the other half still in the buffer, for that one too at once: the 340
+    takes it at that instant with nothing the processor could see in between, so one
+    event serves the whole 36-bit word.  The first half's own end is then not ready for
+    data (its event says so) and dis_unchain can take the second back (dis_settle)."""
+    dis_start(io, t0, D_SNAP1, D_HALF1)
+    k = D_EV + EV_WIDTH * ((io[D_EV_HEAD] + io[D_EV_N] - 1) % EV_MAX)
+    if (io[D_END_STATE] == IDLE and io[D_IBC] and io[D_EV_N] and io[k] == io[D_T_END]
+            and not io[D_DRAW]):  # fmt: skip
+        io[k + 1] &= ~EV_RFD
+        io[D_T_END1] = io[D_T_END]
+        logged = io[D_WN] < WCAP
+        dis_start(io, io[D_T_END], D_SNAP, D_HALF_BR)
+        io[D_AHEAD] = 2 if logged else 1
+    else:
+        dis_first_half(io)
+        io[D_AHEAD] = 0
+
+
+@jit_inline
+def dis_unchain(io) -> None:
+    """Take back the half-word dis_start_word planned ahead: the first half is in
+    progress again and the second back in the buffer, as the device has them."""
+    io[D_IB] = io[D_HALF_BR] << 18
+    io[D_IBC] = 1
+    io[D_WORDS] -= 1
+    if io[D_AHEAD] == 2:
+        io[D_WN] -= 1
+    for j in range(15):  # the registers as the first half left them
+        io[SNAP_SLOTS[j]] = io[D_SNAP + j]
+    dis_first_half(io)
+    io[D_T_END] = io[D_T_END1]
+    io[D_END_STATE] = IDLE
+    io[D_STATE] = BUSY
+    io[D_LP_USED] = 1 if io[D_LP_ENABLE] or io[D_LP_FIND] or io[D_LP_FLAG] else 0
+    n = 0
+    while n < io[D_EV_N] and io[D_EV + EV_WIDTH * ((io[D_EV_HEAD] + n) % EV_MAX)] <= io[D_T_END]:
+        n += 1
+    io[D_EV_N] = n
+    if n:
+        io[D_EV + EV_WIDTH * ((io[D_EV_HEAD] + n - 1) % EV_MAX) + 1] |= EV_RFD
+    io[D_AHEAD] = 0
 
 
 @jit_inline
@@ -519,16 +632,17 @@ def dis_advance(io, now: int) -> None:
     """What the processor sees brought up to ``now``; the next word started when the
     last has ended and the buffer holds one (Display340.advance)."""
     while True:
+        last = -1  # each event is the whole visible state: only the last due one shows
         while io[D_EV_N] and io[D_EV + EV_WIDTH * io[D_EV_HEAD]] <= now:
-            k = D_EV + EV_WIDTH * io[D_EV_HEAD]
-            for j in range(8):
-                io[D_VIS + j] = io[k + 1 + j]
+            last = io[D_EV + EV_WIDTH * io[D_EV_HEAD] + 1]
             io[D_EV_HEAD] = (io[D_EV_HEAD] + 1) % EV_MAX
             io[D_EV_N] -= 1
+        if last >= 0:
+            dis_unpack(io, last)
         if io[D_STATE] == BUSY and io[D_T_END] <= now:
             io[D_STATE] = io[D_END_STATE]
             if io[D_STATE] == IDLE and io[D_IBC]:
-                dis_start(io, io[D_T_END])
+                dis_start_word(io, io[D_T_END])
                 continue
         break
 
@@ -540,36 +654,83 @@ def dis_show(io) -> None:
 
 
 @jit_inline
+def dis_bits(io, v: int) -> int:
+    """The request lines with the visible state ``v`` (packed, dis_pack)."""
+    bits = 0
+    if io[D_PIA_SPEC] and v & 0o170:  # an edge flag, the light pen, the stop interrupt
+        bits |= 1 << (7 - io[D_PIA_SPEC])
+    if io[D_PIA_DATA] and v & EV_RFD and io[D_IBC] == 0:
+        bits |= 1 << (7 - io[D_PIA_DATA])
+    return bits
+
+
+@jit_inline
+def dis_due(io, bits: int) -> int:
+    """When the processor must next look at the 340: its first queued change of the
+    request lines, or the start of the buffer's next half-word (which plans more).
+    Other visible changes wait in the queue until then, or until a CONI or DATAI asks
+    (dis_look) or the loop ends (dis_settle)."""
+    for i in range(io[D_EV_N]):
+        k = D_EV + EV_WIDTH * ((io[D_EV_HEAD] + i) % EV_MAX)
+        if dis_bits(io, io[k + 1]) != bits:
+            return io[k]
+    if io[D_STATE] == BUSY and io[D_IBC]:
+        return io[D_T_END]
+    return NEVER
+
+
+@jit_inline
+def dis_requests(io, st) -> None:
+    """The request lines and when the loop must next look (the part of the bus's
+    publishing the processor needs between instructions)."""
+    v = dis_pack(io[D_VIS], io[D_VIS + 1], io[D_VIS + 2], io[D_VIS + 3], io[D_VIS + 4],
+                 io[D_VIS + 5], 0, 0)  # fmt: skip
+    bits = dis_bits(io, v)
+    st[DIS_REQ] = bits
+    st[DIS_EVENT] = dis_due(io, bits)
+    st[EVENT] = min(st[CLOCK_NEXT], st[HOST_EVENT], st[DIS_EVENT])
+
+
+@jit_inline
 def dis_publish(io, st) -> None:
     """CONI, DATAI, request lines and next event, as the bus publishes a host device's."""
-    mode = io[D_VIS]
-    lp = io[D_VIS + 3]
-    edge = io[D_VIS + 1] or io[D_VIS + 2]
-    data = io[D_VIS + 5] and io[D_IBC] == 0
-    w = (mode << 15) | (io[D_PIA_SPEC] << 3) | io[D_PIA_DATA]
+    w = (io[D_VIS] << 15) | (io[D_PIA_SPEC] << 3) | io[D_PIA_DATA]
     if io[D_VIS + 2]:
         w |= 0o004000
-    if lp:
+    if io[D_VIS + 3]:
         w |= 0o002000
     if io[D_VIS + 1]:
         w |= 0o001000
     if io[D_VIS + 4]:
         w |= 0o000400
-    if data:
+    if io[D_VIS + 5] and io[D_IBC] == 0:
         w |= 0o000200
     io[128 + DEV] = w
     io[256 + DEV] = (io[D_VIS + 7] << 18) | io[D_VIS + 6]
-    bits = 0
-    if io[D_PIA_SPEC] and (edge or lp or io[D_VIS + 4]):
-        bits |= 1 << (7 - io[D_PIA_SPEC])
-    if io[D_PIA_DATA] and data:
-        bits |= 1 << (7 - io[D_PIA_DATA])
-    st[DIS_REQ] = bits
-    t = NEVER
-    if io[D_EV_N]:
-        t = io[D_EV + EV_WIDTH * io[D_EV_HEAD]]
-    st[DIS_EVENT] = t
-    st[EVENT] = min(st[CLOCK_NEXT], st[HOST_EVENT], t)
+    dis_requests(io, st)
+
+
+@jit
+def dis_look(io, st) -> None:
+    """A CONI or DATAI of the 340: what it shows brought up to now first."""
+    if io[D_FAST]:
+        dis_advance(io, st[TIME])
+        dis_publish(io, st)
+
+
+@jit
+def dis_settle(io, st) -> None:
+    """At the end of each stretch of the execute loop: the 340 brought up to now, a
+    half-word planned ahead taken back while the first is in progress, and everything
+    published, so that the host's device finds the 340 as its own code would have it."""
+    if not io[D_FAST]:
+        return
+    now = st[TIME]
+    dis_advance(io, now)
+    if io[D_AHEAD] and now < io[D_T_END1]:
+        dis_unchain(io)
+    io[D_AHEAD] = 0
+    dis_publish(io, st)
 
 
 @jit_inline
@@ -596,7 +757,7 @@ def dis_cono(io, now: int, value: int) -> bool:
         io[D_EV_N] = 0
         dis_show(io)
         if io[D_IBC]:
-            dis_start(io, now)
+            dis_start_word(io, now)
     else:
         dis_show(io)
     return True
@@ -610,7 +771,7 @@ def dis_datao(io, now: int, word: int) -> None:
     io[D_IB] = word & M36
     io[D_IBC] = 2
     if io[D_STATE] == IDLE:
-        dis_start(io, now)
+        dis_start_word(io, now)
 
 
 @jit
@@ -623,7 +784,7 @@ def dis_service(io, st) -> int:
         st[EVENT] = min(st[CLOCK_NEXT], st[HOST_EVENT])
         return 0
     dis_advance(io, st[TIME])
-    dis_publish(io, st)
+    dis_requests(io, st)
     if dis_full(io, st[TIME]):
         return REASON_POINTS
     return 0

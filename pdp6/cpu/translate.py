@@ -583,6 +583,7 @@ class BlockEngine:
         self.pi_latch = plain["pi_latch"]
         self.pi_takeable = plain["pi_takeable"]
         self.apr_request = plain["apr_request"]
+        self.dis_settle = plain["dis_settle"]  # (loop.run's last step, after blocks too)
         self.blocks: dict[int, Block] = {}
         self.memsize = -1
         self.optab: tuple[int, ...] = ()
@@ -855,6 +856,7 @@ class BlockEngine:
         st[COUNT] += max_n - left
         st[FIRST] = first
         self.executed += max_n - left
+        self.dis_settle(io, st)
         return reason
 
     def may_translate(self, done: int) -> bool:
