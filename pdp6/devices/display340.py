@@ -363,7 +363,8 @@ class _Events:
             raise RuntimeError("the 340's event queue is full")
         k = L.D_EV + L.EV_WIDTH * ((int(regs[L.D_EV_HEAD]) + n) % L.EV_MAX)
         regs[k] = int(event[0])
-        regs[k + 1] = sum(int(v) << shift for v, (shift, _) in zip(event[1:], _VIS_FIELDS))
+        fields = zip(event[1:], _VIS_FIELDS, strict=True)
+        regs[k + 1] = sum(int(v) << shift for v, (shift, _) in fields)
         regs[L.D_EV_N] = n + 1
 
     def popleft(self) -> tuple[int, ...]:
