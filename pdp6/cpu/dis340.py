@@ -665,15 +665,25 @@ def dis_bits(io, v: int) -> int:
 
 
 @jit_inline
-def dis_due(io, bits: int) -> int:
+def dis_due(io, vis: int) -> int:
     """When the processor must next look at the 340: its first queued change of the
     request lines, or the start of the buffer's next half-word (which plans more).
     Other visible changes wait in the queue until then, or until a CONI or DATAI asks
     (dis_look) or the loop ends (dis_settle)."""
-    for i in range(io[D_EV_N]):
-        k = D_EV + EV_WIDTH * ((io[D_EV_HEAD] + i) % EV_MAX)
-        if dis_bits(io, io[k + 1]) != bits:
-            return io[k]
+    n = io[D_EV_N]
+    if n:
+        # which lines each event would raise (dis_bits, with the PIAs and the buffer,
+        # which no event changes, taken out of the loop; two causes on one channel
+        # count as a change: a look that finds nothing new)
+        spec = 0o170 if io[D_PIA_SPEC] else 0
+        data = EV_RFD if io[D_PIA_DATA] and io[D_IBC] == 0 else 0
+        lines = (vis & spec != 0, vis & data != 0)
+        head = io[D_EV_HEAD]
+        for i in range(n):
+            k = D_EV + EV_WIDTH * ((head + i) % EV_MAX)
+            v = io[k + 1]
+            if (v & spec != 0, v & data != 0) != lines:
+                return io[k]
     if io[D_STATE] == BUSY and io[D_IBC]:
         return io[D_T_END]
     return NEVER
@@ -685,9 +695,8 @@ def dis_requests(io, st) -> None:
     publishing the processor needs between instructions)."""
     v = dis_pack(io[D_VIS], io[D_VIS + 1], io[D_VIS + 2], io[D_VIS + 3], io[D_VIS + 4],
                  io[D_VIS + 5], 0, 0)  # fmt: skip
-    bits = dis_bits(io, v)
-    st[DIS_REQ] = bits
-    st[DIS_EVENT] = dis_due(io, bits)
+    st[DIS_REQ] = dis_bits(io, v)
+    st[DIS_EVENT] = dis_due(io, v)
     st[EVENT] = min(st[CLOCK_NEXT], st[HOST_EVENT], st[DIS_EVENT])
 
 
