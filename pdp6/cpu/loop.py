@@ -17,7 +17,17 @@ from ..jit import jit, jit_inline
 from ..timing import CORE_READ_NS, WRITE_AFTER_READ_NS
 from .access import clock_due, effective_address, interruptible, pi_latch, pi_takeable, read
 from .compare import exec_compare
-from .dis340 import BLKO, D_FAST, DEV, dis_datao, dis_deliver, dis_requests, dis_service, dis_settle
+from .dis340 import (
+    BLKO,
+    D_FAST,
+    D_PIA_DATA,
+    DEV,
+    dis_datao,
+    dis_deliver,
+    dis_requests,
+    dis_service,
+    dis_settle,
+)
 from .fixed import (
     exec_addsub,
     exec_aobj,
@@ -232,12 +242,10 @@ def refresh_340(mem, st, io, optab, bit: int) -> bool:
     same effect and time as ``interrupt`` (tests compare the two), without the general
     instruction path, for Mac Hack's ten thousand words an emulated second.  False, and
     nothing done, for anything else."""
-    if st[PI_CYCLE] or st[IOQ_N] or not io[D_FAST]:
+    channel = io[D_PIA_DATA]
+    if st[PI_CYCLE] or st[IOQ_N] or not io[D_FAST] or not channel or bit != 1 << 7 - channel:
         return False
-    n = 0
-    while bit != 0o100 >> n:
-        n += 1
-    ir = mem[0o40 + 2 * (n + 1)]
+    ir = mem[0o40 + 2 * channel]
     if ir >> 23 != (0o7 << 10) | (DEV << 3) | BLKO or ir & 0o37000000:
         return False
     e = ir & RH
