@@ -476,12 +476,14 @@ def dis_snapshot(io, dest: int) -> None:
 @jit_inline
 def dis_start(io, t0: int, snap: int, half: int) -> None:
     """DATA SYNC at ``t0``: the next 18-bit word from the buffer (Display340._start),
-    its snapshot and (word, start) into ``snap`` and ``half``."""
+    its snapshot (unless ``snap`` < 0: dis_settle works it out) and (word, start) into
+    ``snap`` and ``half``."""
     br = (io[D_IB] >> 18) & M18
     io[D_IB] = (io[D_IB] << 18) & M36
     io[D_IBC] -= 1
     io[D_WORDS] += 1
-    dis_snapshot(io, snap)  # (its points, and D_MARK, come with dis_replay)
+    if snap >= 0:
+        dis_snapshot(io, snap)  # (its points, and D_MARK, come with dis_replay)
     io[half] = br
     io[half + 1] = t0
     io[D_LP_USED] = 1 if io[D_LP_ENABLE] or io[D_LP_FIND] or io[D_LP_FLAG] else 0
@@ -516,11 +518,27 @@ def dis_start_word(io, t0: int) -> None:
         io[k + 1] &= ~EV_RFD
         io[D_T_END1] = io[D_T_END]
         logged = io[D_WN] < WCAP
-        dis_start(io, io[D_T_END], D_SNAP, D_HALF_BR)
+        dis_start(io, io[D_T_END], -1, D_HALF_BR)
         io[D_AHEAD] = 2 if logged else 1
     else:
         dis_first_half(io)
         io[D_AHEAD] = 0
+
+
+@jit_inline
+def dis_first_end(io) -> None:
+    """The registers as the first half of a word planned ahead left them, worked out
+    again from its snapshot (a plan depends on nothing else); its events are not queued
+    again."""
+    head = io[D_EV_HEAD]
+    n = io[D_EV_N]
+    for j in range(15):
+        io[SNAP_SLOTS[j]] = io[D_SNAP1 + j]
+    io[D_LP_USED] = 1 if io[D_LP_ENABLE] or io[D_LP_FIND] or io[D_LP_FLAG] else 0
+    io[D_RFD] = 0
+    dis_plan(io, io[D_HALF1], io[D_HALF1 + 1])
+    io[D_EV_HEAD] = head
+    io[D_EV_N] = n
 
 
 @jit_inline
@@ -532,13 +550,9 @@ def dis_unchain(io) -> None:
     io[D_WORDS] -= 1
     if io[D_AHEAD] == 2:
         io[D_WN] -= 1
-    for j in range(15):  # the registers as the first half left them
-        io[SNAP_SLOTS[j]] = io[D_SNAP + j]
+    dis_first_end(io)  # (its end time and state too)
     dis_first_half(io)
-    io[D_T_END] = io[D_T_END1]
-    io[D_END_STATE] = IDLE
     io[D_STATE] = BUSY
-    io[D_LP_USED] = 1 if io[D_LP_ENABLE] or io[D_LP_FIND] or io[D_LP_FLAG] else 0
     n = 0
     while n < io[D_EV_N] and io[D_EV + EV_WIDTH * ((io[D_EV_HEAD] + n) % EV_MAX)] <= io[D_T_END]:
         n += 1
@@ -738,6 +752,15 @@ def dis_settle(io, st) -> None:
     dis_advance(io, now)
     if io[D_AHEAD] and now < io[D_T_END1]:
         dis_unchain(io)
+    elif io[D_AHEAD]:
+        # the second half in progress: its snapshot, which dis_start_word left out, is
+        # where the first half ended
+        for i in range(D_SAVED - D - 1):
+            io[D_SAVE + i] = io[D + 1 + i]
+        dis_first_end(io)
+        dis_snapshot(io, D_SNAP)
+        for i in range(D_SAVED - D - 1):
+            io[D + 1 + i] = io[D_SAVE + i]
     io[D_AHEAD] = 0
     dis_publish(io, st)
 
