@@ -88,7 +88,16 @@ D_AHEAD = D_KEEP + 1
 D_SNAP1 = D_AHEAD + 1
 D_HALF1 = D_SNAP1 + 15
 D_T_END1 = D_HALF1 + 2
-D_SAVE = D_T_END1 + 1  # the registers D+1 .. D_SAVED-1 while dis_replay works
+# The words the loop worked out, whose points are drawn when the host asks for them
+# (dis_replay): a ring of WCAP words, each the start time and the word with the 340's
+# state (D_W + 2k, D_W + 2k + 1).  (What the loop touches for every word is kept in
+# these first cache lines: a refresh word comes every few dozen instructions.)
+D_WHEAD = D_T_END1 + 1
+D_WN = D_WHEAD + 1
+WCAP = 65536  # some seven emulated seconds of Mac Hack's refresh
+WFULL = WCAP - 64  # (a step starts at most a few dozen words)
+LATE_NS = 1_000_000  # a word's points come within this of its start (at most 0.2 ms)
+D_SAVE = D_WN + 1  # the registers D+1 .. D_SAVED-1 while dis_replay works
 D_SAVED = D_PLOG
 D_PROG_LEN = D_SAVE + D_SAVED - D  # 128: the 342's stroke program lengths
 PROG_WIDTH = 32
@@ -97,17 +106,9 @@ D_PROG = D_PROG_LEN + 128  # 128 x PROG_WIDTH: the stroke programs (chargen342.P
 # (Display340._glyph_table at scale 0)
 GLYPH_WIDTH = 7
 D_GLYPH = D_PROG + 128 * PROG_WIDTH
-# The words the loop worked out, whose points are drawn when the host asks for them
-# (dis_replay): a ring of WCAP words, the start time and the word with the 340's state.
-D_WHEAD = D_GLYPH + 128 * GLYPH_WIDTH
-D_WN = D_WHEAD + 1
-WCAP = 65536  # some seven emulated seconds of Mac Hack's refresh
-WFULL = WCAP - 64  # (a step starts at most a few dozen words)
-D_WT = D_WN + 1
-D_WS = D_WT + WCAP
-LATE_NS = 1_000_000  # a word's points come within this of its start (at most 0.2 ms)
+D_W = D_GLYPH + 128 * GLYPH_WIDTH  # the ring of words (above)
 # The points dis_replay draws, for the host to take.
-D_PN = D_WS + WCAP  # points in the buffer
+D_PN = D_W + 2 * WCAP  # points in the buffer
 PCAP = 16384  # the buffer's size in points
 D_PX = D_PN + 1
 D_PY = D_PX + PCAP
@@ -568,9 +569,9 @@ def dis_log(io, br: int, t0: int) -> None:
     n = io[D_WN]
     if n >= WCAP:
         return  # (the loop asked the host to take the words before this could be)
-    k = (io[D_WHEAD] + n) & (WCAP - 1)
-    io[D_WT + k] = t0
-    io[D_WS + k] = (
+    k = D_W + 2 * ((io[D_WHEAD] + n) & (WCAP - 1))
+    io[k] = t0
+    io[k + 1] = (
         br
         | (io[D_X] << 18)
         | (io[D_Y] << 28)
@@ -586,7 +587,7 @@ def dis_log(io, br: int, t0: int) -> None:
 def dis_forget(io, horizon: int) -> None:
     """Forget the words that started before ``horizon``: their points are older than
     the host keeps."""
-    while io[D_WN] and io[D_WT + io[D_WHEAD]] < horizon:
+    while io[D_WN] and io[D_W + 2 * io[D_WHEAD]] < horizon:
         io[D_WHEAD] = (io[D_WHEAD] + 1) & (WCAP - 1)
         io[D_WN] -= 1
 
@@ -617,7 +618,7 @@ def dis_replay(io, horizon: int) -> int:
     io[D_DRAW] = 1
     while io[D_WN] and io[D_PN] <= PFULL:
         k = io[D_WHEAD]
-        w = io[D_WS + k]
+        w = io[D_W + 2 * k + 1]
         io[D_X] = (w >> 18) & 0o1777
         io[D_Y] = (w >> 28) & 0o1777
         io[D_MODE] = (w >> 38) & 7
@@ -629,7 +630,7 @@ def dis_replay(io, horizon: int) -> int:
         io[D_LP_FLAG] = 0
         if io[D_WN] == 1:
             mark = io[D_PLOG] + io[D_PN]  # the last word is the one in progress, if any
-        dis_plan(io, w & M18, io[D_WT + k])
+        dis_plan(io, w & M18, io[D_W + 2 * k])
         io[D_WHEAD] = (k + 1) & (WCAP - 1)
         io[D_WN] -= 1
     io[D_DRAW] = 0
@@ -653,6 +654,8 @@ def dis_advance(io, now: int) -> None:
             io[D_EV_N] -= 1
         if last >= 0:
             dis_unpack(io, last)
+            if io[D_EV_N] == 0:
+                io[D_EV_HEAD] = 0  # (the next word's events in the same cache lines)
         if io[D_STATE] == BUSY and io[D_T_END] <= now:
             io[D_STATE] = io[D_END_STATE]
             if io[D_STATE] == IDLE and io[D_IBC]:
