@@ -16,6 +16,23 @@ set, and no word is being replayed.  Everything else -- a CONO in the middle of 
 (which replays it), the light pen, the I/O reset -- is left to the device, whose code
 this follows statement by statement for the cases it takes (tests compare the two
 point by point).
+
+What a refresh word costs decides how much slower Mac Hack thinks with its screen on,
+so the common path is kept short (docs/machine.md has the figures):
+
+* **One look a word.**  A 36-bit word's two halves are worked out together when it
+  arrives (``dis_start_word``): the 340 takes the second the instant the first ends,
+  with nothing the processor could see in between.
+* **Lazy visible changes.**  The loop stops to look at the 340 only when its request
+  lines would change (``dis_due``): the end of a word, an edge, a stop.  A position or
+  mode change in between waits in the event queue until a CONI or DATAI asks
+  (``dis_look``) or the stretch of the loop ends (``dis_settle``, which also takes back
+  a second half planned ahead while the first is still in progress, so the device's own
+  code always finds the 340 as it would have it).
+* **The refresh's interrupt in one step.**  ``loop.refresh_340`` does the data
+  channel's ``BLKO DIS,`` at 40+2n without the general instruction path.
+* Words are only worked out, not drawn: their points come when the host looks
+  (``dis_replay``).
 """
 
 from __future__ import annotations
