@@ -242,8 +242,10 @@ def refresh_340(mem, st, io, optab, bit: int) -> bool:
     same effect and time as ``interrupt`` (tests compare the two), without the general
     instruction path, for Mac Hack's ten thousand words an emulated second.  False, and
     nothing done, for anything else."""
+    if st[PI_CYCLE] or st[IOQ_N] or not io[D_FAST]:  # (D_FAST first: see memrefs)
+        return False
     channel = io[D_PIA_DATA]
-    if st[PI_CYCLE] or st[IOQ_N] or not io[D_FAST] or not channel or bit != 1 << 7 - channel:
+    if not channel or bit != 1 << 7 - channel:
         return False
     ir = mem[0o40 + 2 * channel]
     if ir >> 23 != (0o7 << 10) | (DEV << 3) | BLKO or ir & 0o37000000:
