@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from ..jit import jit, jit_inline
 from .state import (
+    BOUNDARY,
     CLOCK_NEXT,
     DIS_EVENT,
     DIS_REQ,
@@ -755,9 +756,11 @@ def dis_publish(io, st) -> None:
 
 @jit
 def dis_look(io, st) -> None:
-    """A CONI or DATAI of the 340: what it shows brought up to now first."""
+    """A CONI or DATAI of the 340: what it shows brought up to the start of the
+    instruction first (a change due during it shows at the next, as when the loop
+    looked at every change)."""
     if io[D_FAST]:
-        dis_advance(io, st[TIME])
+        dis_advance(io, st[BOUNDARY])
         dis_publish(io, st)
 
 
@@ -768,7 +771,7 @@ def dis_settle(io, st) -> None:
     published, so that the host's device finds the 340 as its own code would have it."""
     if not io[D_FAST]:
         return
-    now = st[TIME]
+    now = st[BOUNDARY]  # (a change due since the last instruction began waits, as before)
     dis_advance(io, now)
     if io[D_AHEAD] and now < io[D_T_END1]:
         dis_unchain(io)

@@ -71,6 +71,7 @@ from .optable import (
     FAMILY_BASE,
 )
 from .state import (
+    BOUNDARY,
     COUNT,
     DIS_EVENT,
     EA_LH,
@@ -283,6 +284,7 @@ def run(mem, st, io, ioq, optab, bp, max_n: int) -> int:
     st[REASON] = 0
     first = st[FIRST]
     while n < max_n:
+        st[BOUNDARY] = st[TIME]
         if st[TIME] >= st[EVENT]:
             if st[TIME] >= st[DIS_EVENT]:
                 r = dis_service(io, st)  # the 340 run here (pdp6.cpu.dis340)

@@ -68,6 +68,7 @@ from .state import (
     APR_PCCHEN,
     APR_PDLOV,
     APR_PIA,
+    BOUNDARY,
     COUNT,
     EA_LH,
     EVENT,
@@ -816,6 +817,7 @@ class BlockEngine:
                 and (not others or _same(mem, others))
             ):
                 r = fn(mem, st, io, ioq, left)
+                st[BOUNDARY] = st[TIME]  # (for dis_settle: a block is one step)
                 first = 0
                 if r < RECHECK:
                     left -= r >> 18
