@@ -1088,7 +1088,8 @@ def book_check() -> None:
               "(the empty-cache run waits for the compiled engine's build).")  # fmt: skip
 @click.option("--display-cost/--no-display-cost", default=True, show_default=True,
               help="Time a search with the Type 340 refreshed in each display mode "
-              "(some 20 s of wall time a mode).")  # fmt: skip
+              "against the bare search, five rounds side by side (some 10 s of wall "
+              "time a mode).")  # fmt: skip
 @click.option("--search/--no-search", default=True, show_default=True,
               help="The Greenblatt search's figures: the plausible move generator's PDP-6 "
               "time a call, and replay --think of the 1967 games at the defaults and of game "

@@ -16,12 +16,30 @@ set, and no word is being replayed.  Everything else -- a CONO in the middle of 
 (which replays it), the light pen, the I/O reset -- is left to the device, whose code
 this follows statement by statement for the cases it takes (tests compare the two
 point by point).
+
+What a refresh word costs decides how much slower Mac Hack thinks with its screen on,
+so the common path is kept short (docs/machine.md has the figures):
+
+* **One look a word.**  A 36-bit word's two halves are worked out together when it
+  arrives (``dis_start_word``): the 340 takes the second the instant the first ends,
+  with nothing the processor could see in between.
+* **Lazy visible changes.**  The loop stops to look at the 340 only when its request
+  lines would change (``dis_due``): the end of a word, an edge, a stop.  A position or
+  mode change in between waits in the event queue until a CONI or DATAI asks
+  (``dis_look``) or the stretch of the loop ends (``dis_settle``, which also takes back
+  a second half planned ahead while the first is still in progress, so the device's own
+  code always finds the 340 as it would have it).
+* **The refresh's interrupt in one step.**  ``loop.refresh_340`` does the data
+  channel's ``BLKO DIS,`` at 40+2n without the general instruction path.
+* Words are only worked out, not drawn: their points come when the host looks
+  (``dis_replay``).
 """
 
 from __future__ import annotations
 
 from ..jit import jit, jit_inline
 from .state import (
+    BOUNDARY,
     CLOCK_NEXT,
     DIS_EVENT,
     DIS_REQ,
@@ -75,12 +93,29 @@ D_VIS = D + 30  # 8: mode hef vef lp stop_int rfd x y, as the processor sees the
 D_SNAP = D + 38  # 15: the registers at the start of the word (Display340._snapshot)
 D_EV_HEAD = D + 53
 D_EV_N = D + 54
-D_EV = D + 55  # EV_MAX events of EV_WIDTH: time, then the 8 of D_VIS
+D_EV = D + 55  # EV_MAX events of EV_WIDTH: time, then the 8 of D_VIS packed (dis_pack)
 EV_MAX = 16
-EV_WIDTH = 9
+EV_WIDTH = 2
+EV_RFD = 1 << 7  # ready for data, in an event's packed state
 D_DRAW = D_EV + EV_MAX * EV_WIDTH  # 1 while dis_replay draws a word's points
 D_KEEP = D_DRAW + 1  # ns of points the host keeps (-1: all): older words are forgotten
-D_SAVE = D_KEEP + 1  # the registers D+1 .. D_SAVED-1 while dis_replay works
+# The second half of a 36-bit word is planned with the first (dis_start_word); until the
+# first has ended, what is needed to take that back (dis_unchain): its snapshot, (18-bit
+# word, start time) and end time.  D_AHEAD: 0 none, 1 planned ahead, 2 and logged.
+D_AHEAD = D_KEEP + 1
+D_SNAP1 = D_AHEAD + 1
+D_HALF1 = D_SNAP1 + 15
+D_T_END1 = D_HALF1 + 2
+# The words the loop worked out, whose points are drawn when the host asks for them
+# (dis_replay): a ring of WCAP words, each the start time and the word with the 340's
+# state (D_W + 2k, D_W + 2k + 1).  (What the loop touches for every word is kept in
+# these first cache lines: a refresh word comes every few dozen instructions.)
+D_WHEAD = D_T_END1 + 1
+D_WN = D_WHEAD + 1
+WCAP = 65536  # some seven emulated seconds of Mac Hack's refresh
+WFULL = WCAP - 64  # (a step starts at most a few dozen words)
+LATE_NS = 1_000_000  # a word's points come within this of its start (at most 0.2 ms)
+D_SAVE = D_WN + 1  # the registers D+1 .. D_SAVED-1 while dis_replay works
 D_SAVED = D_PLOG
 D_PROG_LEN = D_SAVE + D_SAVED - D  # 128: the 342's stroke program lengths
 PROG_WIDTH = 32
@@ -89,17 +124,9 @@ D_PROG = D_PROG_LEN + 128  # 128 x PROG_WIDTH: the stroke programs (chargen342.P
 # (Display340._glyph_table at scale 0)
 GLYPH_WIDTH = 7
 D_GLYPH = D_PROG + 128 * PROG_WIDTH
-# The words the loop worked out, whose points are drawn when the host asks for them
-# (dis_replay): a ring of WCAP words, the start time and the word with the 340's state.
-D_WHEAD = D_GLYPH + 128 * GLYPH_WIDTH
-D_WN = D_WHEAD + 1
-WCAP = 65536  # some seven emulated seconds of Mac Hack's refresh
-WFULL = WCAP - 64  # (a step starts at most a few dozen words)
-D_WT = D_WN + 1
-D_WS = D_WT + WCAP
-LATE_NS = 1_000_000  # a word's points come within this of its start (at most 0.2 ms)
+D_W = D_GLYPH + 128 * GLYPH_WIDTH  # the ring of words (above)
 # The points dis_replay draws, for the host to take.
-D_PN = D_WS + WCAP  # points in the buffer
+D_PN = D_W + 2 * WCAP  # points in the buffer
 PCAP = 16384  # the buffer's size in points
 D_PX = D_PN + 1
 D_PY = D_PX + PCAP
@@ -138,6 +165,27 @@ def dis_copy(io, dest: int, slots: tuple[int, ...], n: int) -> None:
 
 
 @jit_inline
+def dis_pack(mode: int, hef: int, vef: int, lp: int, stop_int: int, rfd: int, x: int,
+             y: int) -> int:  # fmt: skip
+    """The visible state in one word, as an event keeps it."""
+    return (mode | hef << 3 | vef << 4 | lp << 5 | stop_int << 6 | rfd << 7 | x << 8
+            | y << 18)  # fmt: skip
+
+
+@jit_inline
+def dis_unpack(io, v: int) -> None:
+    """An event's packed visible state into D_VIS (mode hef vef lp stop_int rfd x y)."""
+    io[D_VIS] = v & 7
+    io[D_VIS + 1] = (v >> 3) & 1
+    io[D_VIS + 2] = (v >> 4) & 1
+    io[D_VIS + 3] = (v >> 5) & 1
+    io[D_VIS + 4] = (v >> 6) & 1
+    io[D_VIS + 5] = (v >> 7) & 1
+    io[D_VIS + 6] = (v >> 8) & 0o1777
+    io[D_VIS + 7] = (v >> 18) & 0o1777
+
+
+@jit_inline
 def dis_emit(io, t: int) -> None:
     """Queue a visible change at time ``t``: the state as it is now (Display340._emit)."""
     n = io[D_EV_N]
@@ -145,7 +193,8 @@ def dis_emit(io, t: int) -> None:
         return  # (a word queues at most three)
     k = D_EV + EV_WIDTH * ((io[D_EV_HEAD] + n) % EV_MAX)
     io[k] = t
-    dis_copy(io, k + 1, VIS_SLOTS, 8)
+    io[k + 1] = dis_pack(io[D_MODE], io[D_HEF], io[D_VEF], io[D_LP_FLAG], io[D_STOP_INT],
+                         io[D_RFD], io[D_X], io[D_Y])  # fmt: skip
     io[D_EV_N] = n + 1
 
 
@@ -184,6 +233,13 @@ def dis_escape(io) -> None:
 
 
 @jit_inline
+def dis_unit(field: int) -> int:
+    """An increment step's two bits for one axis: 10 one unit up (right), 11 one down
+    (left), 0x none."""
+    return (field >> 1) * (1 - 2 * (field & 1))
+
+
+@jit_inline
 def dis_steps(io, br: int, t: int, mode: int) -> None:
     """Vector, vector-continue and increment words (Display340._steps, no light pen)."""
     step = 1 << io[D_SCALE]
@@ -213,6 +269,25 @@ def dis_steps(io, br: int, t: int, mode: int) -> None:
             return
     x = io[D_X]
     y = io[D_Y]
+    if increment and not io[D_DRAW]:
+        # four steps of -1, 0 or +1 on each axis: if no position on the way is off the
+        # raster, the word is known at once (the steps below, without their branches)
+        x1 = x + step * dis_unit((br >> 14) & 3)
+        x2 = x1 + step * dis_unit((br >> 10) & 3)
+        x3 = x2 + step * dis_unit((br >> 6) & 3)
+        x4 = x3 + step * dis_unit((br >> 2) & 3)
+        y1 = y + step * dis_unit((br >> 12) & 3)
+        y2 = y1 + step * dis_unit((br >> 8) & 3)
+        y3 = y2 + step * dis_unit((br >> 4) & 3)
+        y4 = y3 + step * dis_unit(br & 3)
+        if (x1 | x2 | x3 | x4 | y1 | y2 | y3 | y4) >> 10 == 0:
+            io[D_X] = x4
+            io[D_Y] = y4
+            if br & 0o400000:
+                dis_escape(io)
+            io[D_RFD] = 1
+            dis_end(io, t + 4 * (COUNT_NS + SETTLE_NS), IDLE)
+            return
     if mode == VECTOR and not io[D_DRAW]:
         # each axis moves one way only: if the end is on the raster no step crosses an
         # edge, and the vector is known at once (Display340._steps' fast path)
@@ -412,21 +487,24 @@ def dis_plan(io, br: int, t: int) -> None:
 
 
 @jit_inline
-def dis_snapshot(io) -> None:
+def dis_snapshot(io, dest: int) -> None:
     """The registers at the start of a word, in Display340._snapshot's order."""
-    dis_copy(io, D_SNAP, SNAP_SLOTS, 15)
+    dis_copy(io, dest, SNAP_SLOTS, 15)
 
 
 @jit_inline
-def dis_start(io, t0: int) -> None:
-    """DATA SYNC at ``t0``: the next 18-bit word from the buffer (Display340._start)."""
+def dis_start(io, t0: int, snap: int, half: int) -> None:
+    """DATA SYNC at ``t0``: the next 18-bit word from the buffer (Display340._start),
+    its snapshot (unless ``snap`` < 0: dis_settle works it out) and (word, start) into
+    ``snap`` and ``half``."""
     br = (io[D_IB] >> 18) & M18
     io[D_IB] = (io[D_IB] << 18) & M36
     io[D_IBC] -= 1
     io[D_WORDS] += 1
-    dis_snapshot(io)  # (its points, and D_MARK, come with dis_replay)
-    io[D_HALF_BR] = br
-    io[D_HALF_T0] = t0
+    if snap >= 0:
+        dis_snapshot(io, snap)  # (its points, and D_MARK, come with dis_replay)
+    io[half] = br
+    io[half + 1] = t0
     io[D_LP_USED] = 1 if io[D_LP_ENABLE] or io[D_LP_FIND] or io[D_LP_FLAG] else 0
     io[D_STATE] = BUSY
     io[D_RFD] = 0
@@ -436,14 +514,82 @@ def dis_start(io, t0: int) -> None:
 
 
 @jit_inline
+def dis_first_half(io) -> None:
+    """The first half's snapshot and (word, start) where the device looks for the word
+    in progress's."""
+    for j in range(15):
+        io[D_SNAP + j] = io[D_SNAP1 + j]
+    io[D_HALF_BR] = io[D_HALF1]
+    io[D_HALF_T0] = io[D_HALF1 + 1]
+
+
+@jit_inline
+def dis_start_word(io, t0: int) -> None:
+    """DATA SYNC at ``t0`` for the buffer's next half-word and, when that one ends ready
+    for data with the other half still in the buffer, for that one too at once: the 340
+    takes it at that instant with nothing the processor could see in between, so one
+    event serves the whole 36-bit word.  The first half's own end is then not ready for
+    data (its event says so) and dis_unchain can take the second back (dis_settle)."""
+    dis_start(io, t0, D_SNAP1, D_HALF1)
+    k = D_EV + EV_WIDTH * ((io[D_EV_HEAD] + io[D_EV_N] - 1) % EV_MAX)
+    if (io[D_END_STATE] == IDLE and io[D_IBC] and io[D_EV_N] and io[k] == io[D_T_END]
+            and not io[D_DRAW]):  # fmt: skip
+        io[k + 1] &= ~EV_RFD
+        io[D_T_END1] = io[D_T_END]
+        logged = io[D_WN] < WCAP
+        dis_start(io, io[D_T_END], -1, D_HALF_BR)
+        io[D_AHEAD] = 2 if logged else 1
+    else:
+        dis_first_half(io)
+        io[D_AHEAD] = 0
+
+
+@jit_inline
+def dis_first_end(io) -> None:
+    """The registers as the first half of a word planned ahead left them, worked out
+    again from its snapshot (a plan depends on nothing else); its events are not queued
+    again."""
+    head = io[D_EV_HEAD]
+    n = io[D_EV_N]
+    for j in range(15):
+        io[SNAP_SLOTS[j]] = io[D_SNAP1 + j]
+    io[D_LP_USED] = 1 if io[D_LP_ENABLE] or io[D_LP_FIND] or io[D_LP_FLAG] else 0
+    io[D_RFD] = 0
+    dis_plan(io, io[D_HALF1], io[D_HALF1 + 1])
+    io[D_EV_HEAD] = head
+    io[D_EV_N] = n
+
+
+@jit_inline
+def dis_unchain(io) -> None:
+    """Take back the half-word dis_start_word planned ahead: the first half is in
+    progress again and the second back in the buffer, as the device has them."""
+    io[D_IB] = io[D_HALF_BR] << 18
+    io[D_IBC] = 1
+    io[D_WORDS] -= 1
+    if io[D_AHEAD] == 2:
+        io[D_WN] -= 1
+    dis_first_end(io)  # (its end time and state too)
+    dis_first_half(io)
+    io[D_STATE] = BUSY
+    n = 0
+    while n < io[D_EV_N] and io[D_EV + EV_WIDTH * ((io[D_EV_HEAD] + n) % EV_MAX)] <= io[D_T_END]:
+        n += 1
+    io[D_EV_N] = n
+    if n:
+        io[D_EV + EV_WIDTH * ((io[D_EV_HEAD] + n - 1) % EV_MAX) + 1] |= EV_RFD
+    io[D_AHEAD] = 0
+
+
+@jit_inline
 def dis_log(io, br: int, t0: int) -> None:
     """Keep the word and the state it starts from, to draw its points later."""
     n = io[D_WN]
     if n >= WCAP:
         return  # (the loop asked the host to take the words before this could be)
-    k = (io[D_WHEAD] + n) & (WCAP - 1)
-    io[D_WT + k] = t0
-    io[D_WS + k] = (
+    k = D_W + 2 * ((io[D_WHEAD] + n) & (WCAP - 1))
+    io[k] = t0
+    io[k + 1] = (
         br
         | (io[D_X] << 18)
         | (io[D_Y] << 28)
@@ -459,7 +605,7 @@ def dis_log(io, br: int, t0: int) -> None:
 def dis_forget(io, horizon: int) -> None:
     """Forget the words that started before ``horizon``: their points are older than
     the host keeps."""
-    while io[D_WN] and io[D_WT + io[D_WHEAD]] < horizon:
+    while io[D_WN] and io[D_W + 2 * io[D_WHEAD]] < horizon:
         io[D_WHEAD] = (io[D_WHEAD] + 1) & (WCAP - 1)
         io[D_WN] -= 1
 
@@ -490,7 +636,7 @@ def dis_replay(io, horizon: int) -> int:
     io[D_DRAW] = 1
     while io[D_WN] and io[D_PN] <= PFULL:
         k = io[D_WHEAD]
-        w = io[D_WS + k]
+        w = io[D_W + 2 * k + 1]
         io[D_X] = (w >> 18) & 0o1777
         io[D_Y] = (w >> 28) & 0o1777
         io[D_MODE] = (w >> 38) & 7
@@ -502,7 +648,7 @@ def dis_replay(io, horizon: int) -> int:
         io[D_LP_FLAG] = 0
         if io[D_WN] == 1:
             mark = io[D_PLOG] + io[D_PN]  # the last word is the one in progress, if any
-        dis_plan(io, w & M18, io[D_WT + k])
+        dis_plan(io, w & M18, io[D_W + 2 * k])
         io[D_WHEAD] = (k + 1) & (WCAP - 1)
         io[D_WN] -= 1
     io[D_DRAW] = 0
@@ -519,16 +665,19 @@ def dis_advance(io, now: int) -> None:
     """What the processor sees brought up to ``now``; the next word started when the
     last has ended and the buffer holds one (Display340.advance)."""
     while True:
+        last = -1  # each event is the whole visible state: only the last due one shows
         while io[D_EV_N] and io[D_EV + EV_WIDTH * io[D_EV_HEAD]] <= now:
-            k = D_EV + EV_WIDTH * io[D_EV_HEAD]
-            for j in range(8):
-                io[D_VIS + j] = io[k + 1 + j]
+            last = io[D_EV + EV_WIDTH * io[D_EV_HEAD] + 1]
             io[D_EV_HEAD] = (io[D_EV_HEAD] + 1) % EV_MAX
             io[D_EV_N] -= 1
+        if last >= 0:
+            dis_unpack(io, last)
+            if io[D_EV_N] == 0:
+                io[D_EV_HEAD] = 0  # (the next word's events in the same cache lines)
         if io[D_STATE] == BUSY and io[D_T_END] <= now:
             io[D_STATE] = io[D_END_STATE]
             if io[D_STATE] == IDLE and io[D_IBC]:
-                dis_start(io, io[D_T_END])
+                dis_start_word(io, io[D_T_END])
                 continue
         break
 
@@ -540,36 +689,103 @@ def dis_show(io) -> None:
 
 
 @jit_inline
+def dis_bits(io, v: int) -> int:
+    """The request lines with the visible state ``v`` (packed, dis_pack)."""
+    bits = 0
+    if io[D_PIA_SPEC] and v & 0o170:  # an edge flag, the light pen, the stop interrupt
+        bits |= 1 << (7 - io[D_PIA_SPEC])
+    if io[D_PIA_DATA] and v & EV_RFD and io[D_IBC] == 0:
+        bits |= 1 << (7 - io[D_PIA_DATA])
+    return bits
+
+
+@jit_inline
+def dis_due(io, vis: int) -> int:
+    """When the processor must next look at the 340: its first queued change of the
+    request lines, or the start of the buffer's next half-word (which plans more).
+    Other visible changes wait in the queue until then, or until a CONI or DATAI asks
+    (dis_look) or the loop ends (dis_settle)."""
+    n = io[D_EV_N]
+    if n:
+        # which lines each event would raise (dis_bits, with the PIAs and the buffer,
+        # which no event changes, taken out of the loop; two causes on one channel
+        # count as a change: a look that finds nothing new)
+        spec = 0o170 if io[D_PIA_SPEC] else 0
+        data = EV_RFD if io[D_PIA_DATA] and io[D_IBC] == 0 else 0
+        lines = (vis & spec != 0, vis & data != 0)
+        head = io[D_EV_HEAD]
+        for i in range(n):
+            k = D_EV + EV_WIDTH * ((head + i) % EV_MAX)
+            v = io[k + 1]
+            if (v & spec != 0, v & data != 0) != lines:
+                return io[k]
+    if io[D_STATE] == BUSY and io[D_IBC]:
+        return io[D_T_END]
+    return NEVER
+
+
+@jit_inline
+def dis_requests(io, st) -> None:
+    """The request lines and when the loop must next look (the part of the bus's
+    publishing the processor needs between instructions)."""
+    v = dis_pack(io[D_VIS], io[D_VIS + 1], io[D_VIS + 2], io[D_VIS + 3], io[D_VIS + 4],
+                 io[D_VIS + 5], 0, 0)  # fmt: skip
+    st[DIS_REQ] = dis_bits(io, v)
+    st[DIS_EVENT] = dis_due(io, v)
+    st[EVENT] = min(st[CLOCK_NEXT], st[HOST_EVENT], st[DIS_EVENT])
+
+
+@jit_inline
 def dis_publish(io, st) -> None:
     """CONI, DATAI, request lines and next event, as the bus publishes a host device's."""
-    mode = io[D_VIS]
-    lp = io[D_VIS + 3]
-    edge = io[D_VIS + 1] or io[D_VIS + 2]
-    data = io[D_VIS + 5] and io[D_IBC] == 0
-    w = (mode << 15) | (io[D_PIA_SPEC] << 3) | io[D_PIA_DATA]
+    w = (io[D_VIS] << 15) | (io[D_PIA_SPEC] << 3) | io[D_PIA_DATA]
     if io[D_VIS + 2]:
         w |= 0o004000
-    if lp:
+    if io[D_VIS + 3]:
         w |= 0o002000
     if io[D_VIS + 1]:
         w |= 0o001000
     if io[D_VIS + 4]:
         w |= 0o000400
-    if data:
+    if io[D_VIS + 5] and io[D_IBC] == 0:
         w |= 0o000200
     io[128 + DEV] = w
     io[256 + DEV] = (io[D_VIS + 7] << 18) | io[D_VIS + 6]
-    bits = 0
-    if io[D_PIA_SPEC] and (edge or lp or io[D_VIS + 4]):
-        bits |= 1 << (7 - io[D_PIA_SPEC])
-    if io[D_PIA_DATA] and data:
-        bits |= 1 << (7 - io[D_PIA_DATA])
-    st[DIS_REQ] = bits
-    t = NEVER
-    if io[D_EV_N]:
-        t = io[D_EV + EV_WIDTH * io[D_EV_HEAD]]
-    st[DIS_EVENT] = t
-    st[EVENT] = min(st[CLOCK_NEXT], st[HOST_EVENT], t)
+    dis_requests(io, st)
+
+
+@jit
+def dis_look(io, st) -> None:
+    """A CONI or DATAI of the 340: what it shows brought up to the start of the
+    instruction first (a change due during it shows at the next, as when the loop
+    looked at every change)."""
+    if io[D_FAST]:
+        dis_advance(io, st[BOUNDARY])
+        dis_publish(io, st)
+
+
+@jit
+def dis_settle(io, st) -> None:
+    """At the end of each stretch of the execute loop: the 340 brought up to now, a
+    half-word planned ahead taken back while the first is in progress, and everything
+    published, so that the host's device finds the 340 as its own code would have it."""
+    if not io[D_FAST]:
+        return
+    now = st[BOUNDARY]  # (a change due since the last instruction began waits, as before)
+    dis_advance(io, now)
+    if io[D_AHEAD] and now < io[D_T_END1]:
+        dis_unchain(io)
+    elif io[D_AHEAD]:
+        # the second half in progress: its snapshot, which dis_start_word left out, is
+        # where the first half ended
+        for i in range(D_SAVED - D - 1):
+            io[D_SAVE + i] = io[D + 1 + i]
+        dis_first_end(io)
+        dis_snapshot(io, D_SNAP)
+        for i in range(D_SAVED - D - 1):
+            io[D + 1 + i] = io[D_SAVE + i]
+    io[D_AHEAD] = 0
+    dis_publish(io, st)
 
 
 @jit_inline
@@ -596,7 +812,7 @@ def dis_cono(io, now: int, value: int) -> bool:
         io[D_EV_N] = 0
         dis_show(io)
         if io[D_IBC]:
-            dis_start(io, now)
+            dis_start_word(io, now)
     else:
         dis_show(io)
     return True
@@ -610,7 +826,7 @@ def dis_datao(io, now: int, word: int) -> None:
     io[D_IB] = word & M36
     io[D_IBC] = 2
     if io[D_STATE] == IDLE:
-        dis_start(io, now)
+        dis_start_word(io, now)
 
 
 @jit
@@ -623,7 +839,7 @@ def dis_service(io, st) -> int:
         st[EVENT] = min(st[CLOCK_NEXT], st[HOST_EVENT])
         return 0
     dis_advance(io, st[TIME])
-    dis_publish(io, st)
+    dis_requests(io, st)
     if dis_full(io, st[TIME]):
         return REASON_POINTS
     return 0

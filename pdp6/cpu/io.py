@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from ..jit import jit
 from .access import read, write
+from .dis340 import DEV as DIS_DEV
+from .dis340 import dis_look
 from .fixed import jump_to
 from .state import (
     APR_CLKEN,
@@ -158,6 +160,8 @@ def coni(st, io, dev: int) -> int:
     if dev == 1:
         # aap's model: PI active (bit 28) and the channels that are on (29-35).
         return (0o200 if st[PI_ACTIVE] else 0) | st[PI_ON]
+    if dev == DIS_DEV:
+        dis_look(io, st)  # (the 340 run in the loop shows its changes when asked)
     return io[128 + dev]
 
 
@@ -168,6 +172,8 @@ def data_in(st, io, ioq, dev: int, func: int) -> int:
     if dev == 1:
         return 0
     if io[dev]:
+        if dev == DIS_DEV:
+            dis_look(io, st)
         queue_io(st, ioq, dev, func, 0)
         return io[256 + dev]
     return 0

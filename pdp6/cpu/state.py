@@ -46,6 +46,10 @@ FIRST = 33  # 1 at the first instruction of a run (breakpoints are not checked t
 # of its next visible change (NEVER when the host runs it)
 DIS_REQ = 34
 DIS_EVENT = 35
+# Emulated time at the start of the current instruction, when the loop last looked at its
+# events: what a CONI or DATAI of that 340 shows (its changes come at instruction
+# boundaries, as a host device's are serviced)
+BOUNDARY = 36
 SIZE = 40
 
 # Stop reasons returned by the loop

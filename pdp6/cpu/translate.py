@@ -68,6 +68,7 @@ from .state import (
     APR_PCCHEN,
     APR_PDLOV,
     APR_PIA,
+    BOUNDARY,
     COUNT,
     EA_LH,
     EVENT,
@@ -583,6 +584,7 @@ class BlockEngine:
         self.pi_latch = plain["pi_latch"]
         self.pi_takeable = plain["pi_takeable"]
         self.apr_request = plain["apr_request"]
+        self.dis_settle = plain["dis_settle"]  # (loop.run's last step, after blocks too)
         self.blocks: dict[int, Block] = {}
         self.memsize = -1
         self.optab: tuple[int, ...] = ()
@@ -815,6 +817,7 @@ class BlockEngine:
                 and (not others or _same(mem, others))
             ):
                 r = fn(mem, st, io, ioq, left)
+                st[BOUNDARY] = st[TIME]  # (for dis_settle: a block is one step)
                 first = 0
                 if r < RECHECK:
                     left -= r >> 18
@@ -855,6 +858,7 @@ class BlockEngine:
         st[COUNT] += max_n - left
         st[FIRST] = first
         self.executed += max_n - left
+        self.dis_settle(io, st)
         return reason
 
     def may_translate(self, done: int) -> bool:

@@ -154,7 +154,12 @@ def test_both_engines_draw_the_same_points(all_modes) -> None:
     assert d2.points.as_tuples() == d.points.as_tuples()
 
 
-PROGRAM_NAMES = ("dis340_all_modes.mid", "dis340_edge.mid", "dis340_refresh.mid")
+PROGRAM_NAMES = (
+    "dis340_all_modes.mid",
+    "dis340_edge.mid",
+    "dis340_refresh.mid",
+    "dis340_watch.mid",
+)
 
 
 def _traced(name: str, engine: str, in_loop: bool, monkeypatch: pytest.MonkeyPatch,
@@ -357,3 +362,33 @@ def test_the_loops_340_goes_on_across_a_change_of_engine(first: str, then: str) 
         getattr(d_ref, r.attr) for r in d_ref.registers
     ]
     assert m.elapsed_ns == ref.elapsed_ns
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpreter"])
+@pytest.mark.parametrize("name", PROGRAM_NAMES)
+def test_the_loop_ended_anywhere_leaves_the_340_as_the_device_has_it(
+    name: str, engine: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The loop works out both halves of a word at once and shows visible changes only
+    when asked; ended after any instruction (here stretches of 1 to 37), it hands the
+    device the 340 exactly as the device's own code has it at that moment (registers,
+    CONI, DATAI, the word in progress: the second half back in the buffer while the
+    first is drawn), and the run goes on to the same points, time and core."""
+    if engine == "compiled" and not jit.ENABLED:
+        pytest.skip("numba is off")
+    lengths = [1, 2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37]
+    seen = {}
+    for in_loop in (False, True):
+        monkeypatch.setattr(Display340, "in_loop", in_loop)
+        m, d, p = loaded(name, engine)
+        registers = [r.attr for r in d.registers]  # ("plan": the word in progress)
+        states = []
+        for i in range(3_000):
+            stop = m.run(max_instructions=lengths[i % len(lengths)])
+            states.append((m.elapsed_ns, d.coni(), d.data_in(),
+                           tuple(getattr(d, r) for r in registers)))  # fmt: skip
+            if stop.reason == "halt":
+                break
+        seen[in_loop] = (states, d.points.as_tuples(), [m.memory[a] for a in sorted(p.words)])
+    assert seen[True] == seen[False]
+    assert len(seen[True][0]) > 5
