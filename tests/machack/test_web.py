@@ -107,11 +107,16 @@ def test_the_page_plays_and_its_canvas_is_the_png_renderers_picture(server, brow
     type_on_paper(browser, "p-k4\n")  # (lower case is typed as upper case, as at the tty)
     reply = wait_for(lambda: REPLY.search(printed(browser)), why="`_` and the machine's reply")
     assert reply.group(1) in ("P-K4", "P-QB4", "P-K3", "N-KB3")
-    time.sleep(0.5)  # (the new position's lists drawn for a while)
-    after, expected = canvas_against_renderer(browser, console)
+
+    def moved() -> tuple[Any, Any] | None:
+        after, expected = canvas_against_renderer(browser, console)
+        changed = (before[BOARD_ROWS] != after[BOARD_ROWS]).any(axis=2).sum()
+        return (after, expected) if changed > 200 else None
+
+    # (the new position's lists drawn for a while: under load the page's frames come
+    # a few a second)
+    after, expected = wait_for(moved, why="the board changed on the canvas")
     assert_same_picture(after, expected)
-    moved = (before[BOARD_ROWS] != after[BOARD_ROWS]).any(axis=2).sum()
-    assert moved > 200, f"the board did not change on the canvas ({moved} pixels)"
 
 
 def test_bell_stops_the_machine_thinking(server, browser) -> None:
