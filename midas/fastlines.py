@@ -394,10 +394,11 @@ class FastPath:
                     return False
                 if self.asm.top.sizes:
                     return True  # .BYTE: the words are bytes, which plans do not pack
-            reader.count_statement()
             # On to the next statement, as the reader goes between statements at top
             # level; the general loop takes over where something other than a
-            # statement begins.
+            # statement begins.  The statement is counted before anything between
+            # (the end of a frame counts steps too), else as the next one begins.
+            counted = 1
             while True:
                 if reader.text is not text:
                     text = reader.text
@@ -410,11 +411,14 @@ class FastPath:
                     step = index[end] = self.next_step(index, text, reader.pos)
                 if isinstance(step, list):
                     break
-                reader.seek(step)
-                if not reader.pass_between():
+                if counted:
+                    reader.count_statement()
+                    counted = 0
+                if not reader.pass_between(step):
                     return True
-            reader.begin_statement(step[0])
-            expr.new_statement()
+            reader.begin_statement(step[0], counted)
+            if expr.undef:
+                expr.new_statement()
 
     def new_step(self, index: LineIndex, text: str, pos: int) -> list | None:
         """The statement at ``pos`` of ``text`` for :meth:`simple_statement`: ``[pos, line,
@@ -574,7 +578,12 @@ class FastPath:
             self.asm.define_label(name, _place(pos, label_offset, moved, split), False, 0)
         self.reader.seek(pos + end - moved)
         # The fields placed by the general reader's rules (midas.words).
-        ac_word = 0 if ac_value is None else self.expr.ac_field(ac_value, bool(io))
+        if ac_value is None:
+            ac_word = 0
+        elif io or ac_value & ~0o17:
+            ac_word = self.expr.ac_field(ac_value, bool(io))
+        else:
+            ac_word = ac_value << 23  # ac_bits of an AC that fits: nothing to say
         self.asm.emit(instruction(value, ac_word, addr_value, index_value, indirect))
         return True
 
@@ -601,8 +610,7 @@ class FastPath:
             if value is None:
                 return False
             success = test(to_signed(value & MASK36))
-        self.reader.seek(pos + end)
-        self.reader.conditional(success, pos + skip if skip >= 0 else -1)
+        self.reader.planned_conditional(pos + end, success, pos + skip if skip >= 0 else -1)
         return True
 
     def planned_call(

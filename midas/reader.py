@@ -230,14 +230,17 @@ class Reader:
         raise AssemblyAbort
 
     # --- statements -------------------------------------------------------------------------
-    def begin_statement(self, pos: int) -> None:
+    def begin_statement(self, pos: int, counted: int = 0) -> None:
         """A statement of the program begins at ``pos`` of the top frame's text, where
         reading goes on: the place that stands for it (its own in a file, the call's in
-        an expansion) is ``statement_site``.  The step
+        an expansion) is ``statement_site``.  ``counted``: statements read just before
+        (nothing read between), counted here as :meth:`count_statement` counts them, so
+        that the fast path's loop makes one call per statement.  The step
         count starts again if it is new ground of a file, not in an expansion (a file
         inserted by a macro or loop is part of its statement) nor read again after a
         ``.GO`` back."""
         self.pos = pos
+        self.steps += counted
         frame = self.frames[-1]
         if frame.kind == FILE:
             if not frame.expanded and pos > frame.reached:
@@ -261,15 +264,15 @@ class Reader:
         while True:
             m = skip.match(self.text, self.pos)
             assert m is not None
-            self.pos = m.end()
-            if not self.pass_between():
+            if not self.pass_between(m.end()):
                 return self.text[self.pos]
 
-    def pass_between(self) -> bool:
-        """Pass over what may stand between statements and is none: a comment, the ``]``
-        closing a successful conditional, a ``}``, the end of a frame.  False if
-        something else is here (or the input has ended)."""
-        c = self.text[self.pos]
+    def pass_between(self, pos: int) -> bool:
+        """Go to ``pos`` and pass over what may stand between statements and is none
+        there: a comment, the ``]`` closing a successful conditional, a ``}``, the end
+        of a frame.  False if something else is there (or the input has ended)."""
+        self.pos = pos
+        c = self.text[pos]
         if c == ";":
             self.rest_of_line()
         elif c == "]" and self.cond_stack and self.cond_stack[-1]:
@@ -438,6 +441,21 @@ class Reader:
         site = self.site(self.pos - 1)
         if self.read_balanced(open_ch, close_ch) is None:
             self.error(f"'{close_ch}' missing for the failing conditional at {self.place(site)}")
+
+    def planned_conditional(self, pos: int, success: bool, skip_to: int) -> None:
+        """:meth:`conditional` at ``pos``, for the fast path's plan, which knows what is
+        there: ``[`` ending at ``skip_to`` (or -1: something else)."""
+        if skip_to < 0:
+            self.pos = pos
+            self.conditional(success)
+        elif success:
+            self.success = MASK36
+            self.pos = pos + 1
+            top = self.frames[-1]
+            self.cond_stack.append((top.source, pos) if top.kind == FILE else top.site)  # type: ignore[arg-type]
+        else:
+            self.success = 0
+            self.pos = skip_to
 
     def in_conditional(self) -> bool:
         """Whether the innermost open bracket is a successful conditional's, whose ``]``

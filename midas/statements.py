@@ -21,6 +21,7 @@ class StatementMixin:
     def read_statements(self, ctx: Context) -> None:
         """Read statements into ``ctx`` until its closing character (or the input ends)."""
         reader = self.reader
+        expr = self.expr
         closer = ctx.closer
         outer = self.ctx
         self.ctx = ctx
@@ -50,20 +51,20 @@ class StatementMixin:
                     self.error(f"unmatched '{c}'")
                     reader.skip()
                     continue
-                if not ctx.whole_value:
-                    self.expr.new_statement()
+                if not ctx.whole_value and expr.undef:
+                    expr.new_statement()
                 if top:
                     reader.begin_statement(reader.pos)
                     if self.fast_statements and not ctx.sizes and self.fast.simple_statement():
                         continue
                 reader.count_statement()
-                value = self.expr.read_word(True, at_start=True)
+                value = expr.read_word(True, at_start=True)
                 if value is not None and value is not DONE:
                     if top and not ctx.sizes:
                         self.emit(value)
                     else:
                         ctx.add(value)
-                elif value is DONE and self.expr.take_split():
+                elif value is DONE and expr.take_split():
                     continue
                 c = reader.text[reader.pos]
                 if c != "\n" and c != ";":

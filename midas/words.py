@@ -62,5 +62,5 @@ def instruction(op: int, ac: int, addr: int | None, index: int | None, indirect:
     if addr is not None:
         word = (word & LH) | ((word + addr) & MASK18)  # add_rh
     if index is not None:
-        word = (word + swap(index)) & MASK36
+        word = (word + (((index & MASK18) << 18) | (index >> 18))) & MASK36  # swap
     return word | INDIRECT if indirect else word
