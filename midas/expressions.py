@@ -236,6 +236,7 @@ class Evaluator:
         """Read one word; its value, None if it is empty, or DONE.  ``store``: the word
         of a statement, to be stored (not an assignment's or a pseudo-op's argument);
         ``at_start``: it begins the statement (a label or assignment may come first)."""
+        reader = self.reader
         self.at_start = at_start
         saved = self.w_ind, self.w_idx, self.w_io, self.w_field, self.w_store
         self.w_ind = False
@@ -243,10 +244,10 @@ class Evaluator:
         self.w_io = False
         self.w_field = 0
         self.w_store = store
-        text, start = self.reader.text, self.reader.pos
+        text, start = reader.text, reader.pos
         value = self.read_expr(0, False)
         if value is not DONE:
-            c = self.reader.text[self.reader.pos]
+            c = reader.text[reader.pos]
             if c != "\n" and c != ";":  # (the usual one-field word needs no more)
                 value = self.more_fields(value, text, start)
             if value is None:
@@ -265,26 +266,27 @@ class Evaluator:
 
         ``text`` and ``start`` locate the word, for messages about its pattern.
         """
+        reader = self.reader
         fields = [first]
         seps: list[str] = []
         while True:
-            c = self.reader.text[self.reader.pos]
+            c = reader.text[reader.pos]
             if c in _FIELD_INVISIBLE:
                 c = self.peek_field()
             sep = ""
             if c == " " or c == "\t":
-                self.reader.skip_blanks()
+                reader.skip_blanks()
                 c = self.peek_field()
                 if c != "," and c in FIELD_START:
                     sep = " "
             if c == ",":
-                self.reader.skip()
-                if self.reader.peek() == ",":
-                    self.reader.skip()
+                reader.skip()
+                if reader.peek() == ",":
+                    reader.skip()
                     sep = ",,"
                 else:
                     sep = ","
-                self.reader.skip_blanks()
+                reader.skip_blanks()
             if not sep:
                 break
             self.w_field += 1
@@ -354,40 +356,42 @@ class Evaluator:
         ``@`` sets the indirect bit wherever it is; the ``]`` closing a successful
         conditional and braces are not part of the text they bracket.
         """
+        reader = self.reader
         while True:
-            c = self.reader.text[self.reader.pos]
+            c = reader.text[reader.pos]
             if c not in _FIELD_INVISIBLE:
                 return c
             if c == "@":
                 self.w_ind = True
-                self.reader.skip()
+                reader.skip()
             elif c == "]":
-                if not self.reader.in_conditional():
+                if not reader.in_conditional():
                     return c
-                self.reader.close_conditional()
+                reader.close_conditional()
             elif c == "}":
-                self.reader.skip()
-            elif not self.reader.pop_frame():
+                reader.skip()
+            elif not reader.pop_frame():
                 return c
 
     def read_expr(self, min_prec: int, after_op: bool) -> int | Literal[Signal.DONE] | None:
         """A field: operators at or above ``min_prec`` (precedence climbing)."""
-        c = self.reader.text[self.reader.pos]
+        reader = self.reader
+        c = reader.text[reader.pos]
         if c in _FIELD_INVISIBLE:
             c = self.peek_field()
         if not after_op:
             while c == "(":  # an index (X) at the start of a field is set aside
-                self.reader.skip()
+                reader.skip()
                 self.at_start = False
                 self.w_idx += swap(self.asm.read_group(")"))
                 c = self.peek_field()
         if c == "-" or c == "+" or c == "#":
             # A unary operator: the binary one with an implicit left operand.
-            self.reader.skip()
+            reader.skip()
             self.at_start = False
             right = self.read_expr(UNARY_PREC, True)
             if right is None or right is DONE:
-                self.reader.error(f"missing operand after '{c}'")
+                reader.error(f"missing operand after '{c}'")
                 right = 0
             left = self.operate(c, MASK36 if c == "#" else 0, right)
         else:
@@ -398,22 +402,22 @@ class Evaluator:
                 return syllable
             left = syllable
         while True:
-            c = self.reader.text[self.reader.pos]
+            c = reader.text[reader.pos]
             if c in _FIELD_INVISIBLE:
                 c = self.peek_field()
             prec = PREC.get(c)
             if prec is None:
                 if c != "(":
                     return left
-                self.reader.skip()  # FOO(X): the index is set aside, the field goes on
+                reader.skip()  # FOO(X): the index is set aside, the field goes on
                 self.w_idx += swap(self.asm.read_group(")"))
                 continue
             if prec < min_prec:
                 return left
-            self.reader.skip()
+            reader.skip()
             right = self.read_expr(prec + 1, True)
             if right is None or right is DONE:
-                self.reader.error(f"missing operand after '{c}'")
+                reader.error(f"missing operand after '{c}'")
                 right = 0
             left = self.operate(c, left, right)
 
@@ -429,10 +433,11 @@ class Evaluator:
     def read_syllable(self, after_op: bool) -> int | Signal | None:
         """One syllable's value; None if there is none; DONE if a statement was consumed;
         RESTART if a label was read and a unary operator follows it."""
+        reader = self.reader
         labelled = False
         while True:
-            text = self.reader.text
-            start = self.reader.pos
+            text = reader.text
+            start = reader.pos
             c = text[start]
             if c in SQUOZE:
                 m = SQUOZE_RUN.match(text, start)
@@ -440,9 +445,9 @@ class Evaluator:
                 end = m.end()
                 if text[end] != EOF_CH:
                     run = m.group()
-                    self.reader.seek(end)
+                    reader.seek(end)
                 else:
-                    run = self.reader.read_run()
+                    run = reader.read_run()
                 first = run[0]
                 if first <= "9" and (first >= "0" or first == "."):
                     m = _INT.fullmatch(run)
@@ -450,7 +455,7 @@ class Evaluator:
                         self.at_start = False
                         return self.integer(m.group(1), m.group(2), start)
                     if run == ".":
-                        c = self.reader.text[self.reader.pos]
+                        c = reader.text[reader.pos]
                         if self.at_start and (c == "=" or (c in " \t" and self.assignment_ahead())):
                             self.asm.assignment(".", start, 0)
                             return DONE
@@ -465,15 +470,15 @@ class Evaluator:
                 labelled = self.at_start
                 continue  # a label, macro call or inline pseudo-op: read on
             if c == "'" or c == '"' or c == "^":
-                self.reader.skip()
+                reader.skip()
                 self.at_start = False
                 return self.quoted(c)
             if c == "<":
-                self.reader.skip()
+                reader.skip()
                 self.at_start = False
                 return self.asm.read_group(">")
             if c == "(":
-                self.reader.skip()
+                reader.skip()
                 self.at_start = False
                 value = swap(self.asm.read_group(")"))
                 if after_op:
@@ -481,25 +486,25 @@ class Evaluator:
                 self.w_idx += value
                 continue
             if c == "[":
-                self.reader.skip()
+                reader.skip()
                 self.at_start = False
                 return self.asm.read_literal()
             if c == "@":
-                self.reader.skip()
+                reader.skip()
                 self.w_ind = True
                 continue
             if c == "]":
-                if not self.reader.in_conditional():
+                if not reader.in_conditional():
                     return None
-                self.reader.close_conditional()
+                reader.close_conditional()
                 continue
             if c == "}":
-                self.reader.skip()
+                reader.skip()
                 continue
             if (c == " " or c == "\t") and self.at_start:
-                self.reader.skip_blanks()  # after a label or a conditional's test
+                reader.skip_blanks()  # after a label or a conditional's test
                 continue
-            if c == EOF_CH and self.reader.pop_frame():
+            if c == EOF_CH and reader.pop_frame():
                 continue
             if labelled and (c == "-" or c == "+" or c == "#"):
                 return RESTART
@@ -507,28 +512,27 @@ class Evaluator:
 
     def integer(self, digits: str, decimal: str, start: int) -> int:
         """A digit string: current radix, decimal with ``.``, octal with ``'``; then ``^``."""
+        reader = self.reader
         if decimal:
             radix = 10
-        elif self.reader.text[self.reader.pos] == "'":
-            self.reader.skip()
+        elif reader.text[reader.pos] == "'":
+            reader.skip()
             radix = 8
         else:
             radix = self.asm.radix
         value = self.digits_value(digits, radix, start)
-        if self.reader.text[self.reader.pos] == "^":
-            self.reader.skip()
+        if reader.text[reader.pos] == "^":
+            reader.skip()
             exponent = self.exponent()
             if exponent < 0:
-                self.reader.error(f"{_shown(digits)}{decimal}^{exponent}: an integer's exponent "
+                reader.error(f"{_shown(digits)}{decimal}^{exponent}: an integer's exponent "
                                   "cannot be negative (1.0^-3 is a float)", start)  # fmt: skip
                 return 0
             # radix^37 > 2^36: a larger exponent overflows any non-zero value
             value *= radix ** min(exponent, 37)
         if value > MASK36:
-            written = _shown(
-                self.reader.text[start : self.reader.pos]
-            )  # (the exponent as written too)
-            self.reader.error(f"number {written} does not fit in 36 bits", start)
+            written = _shown(reader.text[start : reader.pos])  # (the exponent as written too)
+            reader.error(f"number {written} does not fit in 36 bits", start)
         return value & MASK36
 
     def digits_value(self, digits: str, radix: int, start: int) -> int:
@@ -639,23 +643,24 @@ class Evaluator:
 
         Returns None when reading should go on with the next syllable.
         """
+        reader = self.reader
         name = run[:6].upper()
-        c = self.reader.text[self.reader.pos]
+        c = reader.text[reader.pos]
         suffix = 0
         if c == "'":
-            self.reader.skip()
+            reader.skip()
             suffix = F_VARIABLE
-            c = self.reader.text[self.reader.pos]
+            c = reader.text[reader.pos]
         elif c == '"':
-            self.reader.skip()
+            reader.skip()
             suffix = F_GLOBAL
-            c = self.reader.text[self.reader.pos]
+            c = reader.text[reader.pos]
         if self.at_start:
             if c == ":":
-                self.reader.skip()
-                halfkill = self.reader.text[self.reader.pos] == ":"
+                reader.skip()
+                halfkill = reader.text[reader.pos] == ":"
                 if halfkill:
-                    self.reader.skip()
+                    reader.skip()
                 self.asm.define_label(name, start, halfkill, suffix)
                 return None
             if c == "=" or (c in " \t" and self.assignment_ahead()):
