@@ -365,9 +365,8 @@ class Evaluator:
                 self.w_ind = True
                 reader.skip()
             elif c == "]":
-                if not reader.in_conditional():
+                if not reader.take_conditional_end():
                     return c
-                reader.close_conditional()
             elif c == "}":
                 reader.skip()
             elif not reader.pop_frame():
@@ -494,9 +493,8 @@ class Evaluator:
                 self.w_ind = True
                 continue
             if c == "]":
-                if not reader.in_conditional():
+                if not reader.take_conditional_end():
                     return None
-                reader.close_conditional()
                 continue
             if c == "}":
                 reader.skip()

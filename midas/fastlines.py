@@ -336,6 +336,9 @@ class FastPath:
         self.reader = asm.reader
         self.expr = asm.expr
         self.symbols = asm.symbols
+        # The statement processor's, called for nearly every planned line.
+        self.emit = asm.emit
+        self.define_label = asm.define_label
         # Plain lines parsed once, as statements and as macro calls.
         self.plans: dict[str, tuple] = {}
         self.call_plans: dict[str, tuple] = {}
@@ -575,7 +578,7 @@ class FastPath:
             if index_value is None and (index_value := self.field_value(index, pos)) is None:
                 return False
         for name, label_offset in labels:
-            self.asm.define_label(name, _place(pos, label_offset, moved, split), False, 0)
+            self.define_label(name, _place(pos, label_offset, moved, split), False, 0)
         self.reader.seek(pos + end - moved)
         # The fields placed by the general reader's rules (midas.words).
         if ac_value is None:
@@ -584,7 +587,7 @@ class FastPath:
             ac_word = self.expr.ac_field(ac_value, bool(io))
         else:
             ac_word = ac_value << 23  # ac_bits of an AC that fits: nothing to say
-        self.asm.emit(instruction(value, ac_word, addr_value, index_value, indirect))
+        self.emit(instruction(value, ac_word, addr_value, index_value, indirect))
         return True
 
     def io_in(self, field: Postfix) -> bool:
@@ -672,7 +675,7 @@ class FastPath:
             return self.substituted_call(line, pos, start, end, expansion)
         args = self.asm.filled_arguments(dummies, values, status) if n else []
         for label, offset in labels:
-            self.asm.define_label(label, _place(pos, offset, moved, split), False, 0)
+            self.define_label(label, _place(pos, offset, moved, split), False, 0)
         site = self.reader.site(_place(pos, start, moved, split))
         self.reader.seek(_place(pos, end, moved, split))
         self.reader.push_frame(Frame(MACRO, macro.body.format(*args), site, name))
@@ -699,7 +702,7 @@ class FastPath:
         if sym.handler[1] != P_INLINE:
             return False
         for label, offset in labels:
-            self.asm.define_label(label, _place(pos, offset, moved, split), False, 0)
+            self.define_label(label, _place(pos, offset, moved, split), False, 0)
         self.reader.seek(_place(pos, end, moved, split))
         self.expr.inline_pseudo(sym, name, _place(pos, start, moved, split))
         return True

@@ -462,6 +462,17 @@ class Reader:
         is passed over as if it were not there."""
         return bool(self.cond_stack and self.cond_stack[-1])
 
+    def take_conditional_end(self) -> bool:
+        """Pass the ``]`` here if it ends a successful conditional (see
+        :meth:`in_conditional`); whether it did."""
+        cond_stack = self.cond_stack
+        if cond_stack and cond_stack[-1]:
+            cond_stack.pop()  # (close_conditional, inline)
+            self.pos += 1
+            self.success = MASK36
+            return True
+        return False
+
     def close_conditional(self) -> None:
         """The ``]`` ending a successful bracketed conditional."""
         self.cond_stack.pop()
