@@ -14,11 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from enum import Enum
-from typing import Any, Final, Literal, Protocol, TypeVar
+from typing import Any, Final, Literal, Protocol, TypeVar, TypeVarTuple
 
 from . import floats
 from .contexts import Context, ProgramContext
-from .reader import SQUOZE_RUN, Reader
+from .reader import Reader
 from .source import EOF_CH, blanks_end
 from .symbols import (
     F_GLOBAL,
@@ -36,6 +36,7 @@ from .textcodes import SQUOZE_CHARS_SET, sixbit_code, upper_code
 from .words import INDIRECT, MASK18, MASK36, ac_bits, ac_problem, add_field, add_rh, swap
 
 T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 
 class Signal(Enum):
@@ -180,12 +181,12 @@ class Evaluator:
             self.reader.error(f"undefined symbol {name}", start)
         return 0
 
-    def undefined_in(self, read: Callable[[], T]) -> tuple[T, bool]:
-        """What ``read`` reads, and whether it used undefined symbols; the flag is
-        left as it was."""
+    def undefined_in(self, read: Callable[[*Ts], T], *args: *Ts) -> tuple[T, bool]:
+        """What ``read(*args)`` reads, and whether it used undefined symbols; the flag
+        is left as it was."""
         saved = self.undef
         self.undef = False
-        value = read()
+        value = read(*args)
         used = self.undef
         self.undef = saved
         return value, used
@@ -343,11 +344,13 @@ class Evaluator:
     def ac_field(self, b: int, io: bool) -> int:
         """The AC field of ``A B,`` — or the device field after an I/O instruction
         (:func:`midas.words.ac_bits`); pass 2 says what is wrong with it."""
-        if (io or b & ~0o17) and self.asm.pass_no == 2:  # (else nothing to say)
-            problem = ac_problem(b, io, self.asm.old)
-            if problem is not None:
-                self.reader.error(problem[0], warning=problem[1])
-        return ac_bits(b, io)
+        if io or b & ~0o17:
+            if self.asm.pass_no == 2:
+                problem = ac_problem(b, io, self.asm.old)
+                if problem is not None:
+                    self.reader.error(problem[0], warning=problem[1])
+            return ac_bits(b, io)
+        return b << 23  # ac_bits of an AC that fits, inline
 
     # --- fields -------------------------------------------------------------------------
     def peek_field(self) -> str:
@@ -439,14 +442,7 @@ class Evaluator:
             start = reader.pos
             c = text[start]
             if c in SQUOZE:
-                m = SQUOZE_RUN.match(text, start)
-                assert m is not None
-                end = m.end()
-                if text[end] != EOF_CH:
-                    run = m.group()
-                    reader.seek(end)
-                else:
-                    run = reader.read_run()
+                run = reader.read_run()
                 first = run[0]
                 if first <= "9" and (first >= "0" or first == "."):
                     m = _INT.fullmatch(run)

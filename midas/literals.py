@@ -39,7 +39,7 @@ class ConstantsMixin:
         ctx = LiteralContext()
         mark = self.reader.open_literal()
         text, start = self.reader.text, self.reader.pos
-        undefined = self.expr.undefined_in(lambda: self.read_statements(ctx))[1]
+        undefined = self.expr.undefined_in(self.read_statements, ctx)[1]
         ctx.flush_bytes()
         self.reader.close_literal(mark)
         self.depth -= 1

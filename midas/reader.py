@@ -48,6 +48,8 @@ SQUOZE_RUN = re.compile(r"[A-Za-z0-9.$%]+")
 # line (in a grouping, or a literal that the line end closes).
 STATEMENT_GAP = re.compile(r"[ \t\n?]*")
 SAME_LINE_GAP = re.compile(r"[ \t?]*")
+# What pass_between may pass over begins with one of these.
+_BETWEEN = frozenset(";]}" + EOF_CH)
 _TO_EOL = re.compile(r"[^\n\x00]*")
 _BALANCE_RES = {
     "[": re.compile(r"[\[\]\x00]"),
@@ -264,7 +266,12 @@ class Reader:
         while True:
             m = skip.match(self.text, self.pos)
             assert m is not None
-            if not self.pass_between(m.end()):
+            pos = m.end()
+            c = self.text[pos]
+            if c not in _BETWEEN:  # (the usual statement, with nothing to pass)
+                self.pos = pos
+                return c
+            if not self.pass_between(pos):
                 return self.text[self.pos]
 
     def pass_between(self, pos: int) -> bool:

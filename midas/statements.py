@@ -85,7 +85,7 @@ class StatementMixin:
         """After ``<`` or ``(``: the value of the last word before the closer."""
         self.enter()
         ctx = GroupContext(closer)
-        undefined = self.expr.undefined_in(lambda: self.read_statements(ctx))[1]
+        undefined = self.expr.undefined_in(self.read_statements, ctx)[1]
         ctx.flush_bytes()
         self.depth -= 1
         if undefined:
