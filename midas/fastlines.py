@@ -400,7 +400,8 @@ class FastPath:
             # On to the next statement, as the reader goes between statements at top
             # level; the general loop takes over where something other than a
             # statement begins.  The statement is counted before anything between
-            # (the end of a frame counts steps too), else as the next one begins.
+            # is passed (the end of a frame counts steps too), else as the next one
+            # begins: one reader call for each.
             counted = 1
             while True:
                 if reader.text is not text:
@@ -414,11 +415,9 @@ class FastPath:
                     step = index[end] = self.next_step(index, text, reader.pos)
                 if isinstance(step, list):
                     break
-                if counted:
-                    reader.count_statement()
-                    counted = 0
-                if not reader.pass_between(step):
+                if not reader.pass_between(step, counted):
                     return True
+                counted = 0
             reader.begin_statement(step[0], counted)
             if expr.undef:
                 expr.new_statement()
@@ -682,8 +681,8 @@ class FastPath:
         for label, offset in labels:
             self.define_label(label, _place(pos, offset, moved, split), False, 0)
         site = self.reader.site(_place(pos, start, moved, split))
-        self.reader.seek(_place(pos, end, moved, split))
-        self.reader.push_frame(Frame(MACRO, macro.body.format(*args), site, name))
+        frame = Frame(MACRO, macro.body.format(*args), site, name)
+        self.reader.push_frame(frame, _place(pos, end, moved, split))
         return True
 
     def starts_anew(self, body: str) -> bool:

@@ -107,16 +107,20 @@ class Reader:
         return m
 
     # --- the stack ------------------------------------------------------------------------
-    def push_frame(self, frame: Frame) -> None:
+    def push_frame(self, frame: Frame, resume: int = -1) -> None:
+        """Read ``frame``'s text next; then go on here (at ``resume`` if given)."""
         if len(self.frames) >= MAX_FRAMES:
-            self.error(f"expansions nested more than {MAX_FRAMES} deep (runaway recursion?)")
+            self.error(
+                f"expansions nested more than {MAX_FRAMES} deep (runaway recursion?)",
+                None if resume < 0 else resume,
+            )
             raise AssemblyAbort
         top = self.frames[-1]
         frame.expanded = frame.expanded or top.expanded
         # An inserted file's text is its own statements' to read, unless an expansion
         # inserts it (then each pass reads it again).
         self.count_steps(len(frame.text) if frame.expanded else 0)
-        top.pos = self.pos
+        top.pos = self.pos if resume < 0 else resume
         frame.cond_depth = len(self.cond_stack)
         self.frames.append(frame)
         self.text = frame.text
@@ -274,14 +278,21 @@ class Reader:
             if not self.pass_between(pos):
                 return self.text[self.pos]
 
-    def pass_between(self, pos: int) -> bool:
+    def pass_between(self, pos: int, counted: int = 0) -> bool:
         """Go to ``pos`` and pass over what may stand between statements and is none
         there: a comment, the ``]`` closing a successful conditional, a ``}``, the end
-        of a frame.  False if something else is there (or the input has ended)."""
+        of a frame.  False if something else is there (or the input has ended).
+        ``counted``: statements read just before, counted first (as in
+        :meth:`begin_statement`)."""
         self.pos = pos
+        self.steps += counted
         c = self.text[pos]
-        if c == ";":
-            self.rest_of_line()
+        if c == ";":  # a comment, to the line end (rest_of_line if it runs on below)
+            eol = self.text.find("\n", pos)
+            if eol < 0:
+                self.rest_of_line()
+            else:
+                self.pos = eol
         elif c == "]" and self.cond_stack and self.cond_stack[-1]:
             self.close_conditional()
         elif c == "}":
