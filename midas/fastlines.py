@@ -413,9 +413,10 @@ class FastPath:
                 step = index.get(end)
                 if step is None:
                     step = index[end] = self.next_step(index, text, reader.pos)
-                if isinstance(step, list):
+                if type(step) is list:  # (not isinstance: the loop's commonest call)
                     break
-                if not reader.pass_between(step, counted):
+                # (step is an int here: mypy narrows a type() test only where it holds)
+                if not reader.pass_between(step, counted):  # type: ignore[arg-type]
                     return True
                 counted = 0
             reader.begin_statement(step[0], counted)
