@@ -18,7 +18,7 @@ from typing import Any, Final, Literal, Protocol, TypeVar, TypeVarTuple
 
 from . import floats
 from .contexts import Context, ProgramContext
-from .reader import Reader
+from .reader import SQUOZE_RUN, Reader
 from .source import EOF_CH, blanks_end
 from .symbols import (
     F_GLOBAL,
@@ -442,7 +442,14 @@ class Evaluator:
             start = reader.pos
             c = text[start]
             if c in SQUOZE:
-                run = reader.read_run()
+                m = SQUOZE_RUN.match(text, start)
+                assert m is not None
+                end = m.end()
+                if text[end] != EOF_CH:
+                    run = m.group()
+                    reader.seek(end)
+                else:
+                    run = reader.read_run()
                 first = run[0]
                 if first <= "9" and (first >= "0" or first == "."):
                     m = _INT.fullmatch(run)

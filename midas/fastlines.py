@@ -319,7 +319,7 @@ class FastStatements(Statements, Protocol):
     @property
     def litsw(self) -> int: ...
 
-    def emit(self, word: int) -> None: ...
+    def emit(self, word: int, at: int | None = None) -> None: ...
     def place_literal(self, key: tuple, words: list[int]) -> int: ...
     def filled_arguments(
         self, dummies: list[Any], values: list[str], status: list[int]
@@ -365,6 +365,7 @@ class FastPath:
         step = index.get(reader.pos) or self.new_step(index, text, reader.pos)
         if step is None:
             return False
+        stop = 0  # where a planned instruction ended (the reader is not moved there)
         while True:
             pos, line, plan = step
             if plan[1] != asm.radix:
@@ -390,8 +391,12 @@ class FastPath:
                     reader.conditional(False, end)
             elif kind == CONDITIONAL:
                 ok = self.planned_conditional(plan, pos)
+            elif kind == INSTRUCTION:
+                # (the reader is left at its start: the statement ends at ``stop``)
+                stop = self.planned_instruction(plan, pos)
+                ok = stop != 0
             else:
-                ok = kind == INSTRUCTION and self.planned_instruction(plan, pos)
+                ok = False
             if not ok:
                 if not self.any_call(line, pos):
                     return False
@@ -409,10 +414,11 @@ class FastPath:
                     index = indexes.get(text)
                     if index is None:
                         index = indexes[text] = {}
-                end = ~reader.pos
+                end = ~(stop or reader.pos)
+                stop = 0
                 step = index.get(end)
                 if step is None:
-                    step = index[end] = self.next_step(index, text, reader.pos)
+                    step = index[end] = self.next_step(index, text, ~end)
                 if type(step) is list:  # (not isinstance: the loop's commonest call)
                     break
                 # (step is an int here: mypy narrows a type() test only where it holds)
@@ -539,26 +545,28 @@ class FastPath:
 
     def planned_instruction(
         self, plan: Sequence[Any], pos: int, moved: int = 0, split: int = 1 << 30
-    ) -> bool:
-        """An instruction.  When a macro call's expansion stands in its line, the line's
-        text from ``split`` on is the source's text ``moved`` characters on."""
+    ) -> int:
+        """An instruction: where it ends, the reader left where it was (the caller goes
+        on there; a message is placed there); 0 if it is not planned.  When a macro
+        call's expansion stands in its line, the line's text from ``split`` on is the
+        source's text ``moved`` characters on."""
         _, _, end, labels, op, ac, addr, index, indirect, close = plan
         io = 0
         if op.__class__ is tuple:
             sym = self.symbols.get(op[0])
             if sym is None or sym.kind != VALUE or not sym.defpass:
-                return False
+                return 0
             value = sym.value
             io = sym.flags & F_IO
         else:
             if op.__class__ is Postfix and self.io_in(op):
-                return False
+                return 0
             field = self.field_value(op, pos)
             if field is None:
-                return False
+                return 0
             value = field
         if close and not self.reader.in_conditional():
-            return False  # only the end of a successful conditional may follow
+            return 0  # only the end of a successful conditional may follow
         # A symbol with a value is looked up here; the rest is field_value's work.
         symbols = self.symbols
         ac_value = addr_value = index_value = None
@@ -566,25 +574,26 @@ class FastPath:
             sym = symbols.get(ac[0]) if ac.__class__ is tuple else None
             ac_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
             if ac_value is None and (ac_value := self.field_value(ac, pos)) is None:
-                return False
+                return 0
         if addr is not None:
             sym = symbols.get(addr[0]) if addr.__class__ is tuple else None
             addr_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
             if addr_value is None and (addr_value := self.field_value(addr, pos)) is None:
-                return False
+                return 0
         if index is not None:
             sym = symbols.get(index[0]) if index.__class__ is tuple else None
             index_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
             if index_value is None and (index_value := self.field_value(index, pos)) is None:
-                return False
+                return 0
         for name, label_offset in labels:
             self.define_label(name, _place(pos, label_offset, moved, split), False, 0)
-        self.reader.seek(pos + end - moved)
+        stop = pos + end - moved
         # The fields placed by the general reader's rules (midas.words), inline: this is
         # the commonest statement (ac_field only when it may have something to say).
         if ac_value is None:
             value &= MASK36
         elif io or ac_value & ~0o17:
+            self.reader.seek(stop)  # (where ac_field's message goes)
             value = (value + self.expr.ac_field(ac_value, bool(io))) & MASK36
         else:
             value = (value + (ac_value << 23)) & MASK36  # ac_bits of an AC that fits
@@ -592,8 +601,15 @@ class FastPath:
             value = (value & LH) | ((value + addr_value) & MASK18)
         if index_value is not None:
             value = (value + swap(index_value)) & MASK36
-        self.emit(value | INDIRECT if indirect else value)
-        return True
+        self.emit(value | INDIRECT if indirect else value, stop)
+        return stop
+
+    def instruction_read(self, plan: Sequence[Any], pos: int, moved: int, split: int) -> bool:
+        """:meth:`planned_instruction`, the reader left where it ends."""
+        stop = self.planned_instruction(plan, pos, moved, split)
+        if stop:
+            self.reader.seek(stop)
+        return stop != 0
 
     def io_in(self, field: Postfix) -> bool:
         """Whether an I/O instruction's name is in the field (which makes the word's AC
@@ -751,7 +767,7 @@ class FastPath:
             return False
         if self.clashes(plan[3], start, split):
             return False
-        return self.planned_instruction(plan, pos, moved, split)
+        return self.instruction_read(plan, pos, moved, split)
 
     def planned_with_token(
         self, line: str, pos: int, start: int, end: int, exp: str
@@ -773,7 +789,7 @@ class FastPath:
         filled = (*plan[:hole], token, *plan[hole + 1 :])
         if self.asm.pass_no == 2 and not self.all_defined(filled):
             return False
-        return self.planned_instruction(filled, pos, start + 1 - end, start + 1)
+        return self.instruction_read(filled, pos, start + 1 - end, start + 1)
 
     def clashes(self, labels: tuple, start: int, split: int) -> bool:
         """Whether a label the expansion (``start``-``split``) defines would be an error."""

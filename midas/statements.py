@@ -100,14 +100,15 @@ class StatementMixin:
             raise AssemblyAbort
 
     # --- storing words -------------------------------------------------------------------
-    def emit(self, word: int) -> None:
-        """Store a word at the location counter and advance it."""
+    def emit(self, word: int, at: int | None = None) -> None:
+        """Store a word at the location counter and advance it.  ``at``: where a message
+        goes, if not where the reader is (the fast path's instruction: where it ends)."""
         loc = self.loc
         if loc > MASK18:
-            self.error("the location counter is past 777777")
+            self.error("the location counter is past 777777", at)
             loc &= MASK18
         if self.stgsw:
-            self.error("storage word assembled while .NSTGW forbids them")
+            self.error("storage word assembled while .NSTGW forbids them", at)
         if self.pass_no == 2:
             self.emitted.append((loc, word, self.reader.statement_site))
         self.loc = loc + 1
