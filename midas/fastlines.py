@@ -585,8 +585,10 @@ class FastPath:
             index_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
             if index_value is None and (index_value := self.field_value(index, pos)) is None:
                 return 0
-        for name, label_offset in labels:
-            self.define_label(name, _place(pos, label_offset, moved, split), False, 0)
+        for name, offset in labels:  # (at _place(pos, offset, moved, split), inline)
+            self.define_label(
+                name, pos + offset if offset < split else pos + offset - moved, False, 0
+            )
         stop = pos + end - moved
         # The fields placed by the general reader's rules (midas.words), inline: this is
         # the commonest statement (ac_field only when it may have something to say).
