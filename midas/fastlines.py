@@ -571,20 +571,32 @@ class FastPath:
         symbols = self.symbols
         ac_value = addr_value = index_value = None
         if ac is not None:
-            sym = symbols.get(ac[0]) if ac.__class__ is tuple else None
-            ac_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
-            if ac_value is None and (ac_value := self.field_value(ac, pos)) is None:
-                return 0
+            cls = ac.__class__
+            if cls is int:
+                ac_value = ac
+            else:
+                sym = symbols.get(ac[0]) if cls is tuple else None
+                ac_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
+                if ac_value is None and (ac_value := self.field_value(ac, pos)) is None:
+                    return 0
         if addr is not None:
-            sym = symbols.get(addr[0]) if addr.__class__ is tuple else None
-            addr_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
-            if addr_value is None and (addr_value := self.field_value(addr, pos)) is None:
-                return 0
+            cls = addr.__class__
+            if cls is int:
+                addr_value = addr
+            else:
+                sym = symbols.get(addr[0]) if cls is tuple else None
+                addr_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
+                if addr_value is None and (addr_value := self.field_value(addr, pos)) is None:
+                    return 0
         if index is not None:
-            sym = symbols.get(index[0]) if index.__class__ is tuple else None
-            index_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
-            if index_value is None and (index_value := self.field_value(index, pos)) is None:
-                return 0
+            cls = index.__class__
+            if cls is int:
+                index_value = index
+            else:
+                sym = symbols.get(index[0]) if cls is tuple else None
+                index_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
+                if index_value is None and (index_value := self.field_value(index, pos)) is None:
+                    return 0
         for name, offset in labels:  # (at _place(pos, offset, moved, split), inline)
             self.define_label(
                 name, pos + offset if offset < split else pos + offset - moved, False, 0
@@ -605,13 +617,6 @@ class FastPath:
             value = (value + swap(index_value)) & MASK36
         self.emit(value | INDIRECT if indirect else value, stop)
         return stop
-
-    def instruction_read(self, plan: Sequence[Any], pos: int, moved: int, split: int) -> bool:
-        """:meth:`planned_instruction`, the reader left where it ends."""
-        stop = self.planned_instruction(plan, pos, moved, split)
-        if stop:
-            self.reader.seek(stop)
-        return stop != 0
 
     def io_in(self, field: Postfix) -> bool:
         """Whether an I/O instruction's name is in the field (which makes the word's AC
@@ -769,7 +774,10 @@ class FastPath:
             return False
         if self.clashes(plan[3], start, split):
             return False
-        return self.instruction_read(plan, pos, moved, split)
+        stop = self.planned_instruction(plan, pos, moved, split)
+        if stop:
+            self.reader.seek(stop)  # (the caller goes on where the reader is)
+        return stop != 0
 
     def planned_with_token(
         self, line: str, pos: int, start: int, end: int, exp: str
@@ -791,7 +799,10 @@ class FastPath:
         filled = (*plan[:hole], token, *plan[hole + 1 :])
         if self.asm.pass_no == 2 and not self.all_defined(filled):
             return False
-        return self.instruction_read(filled, pos, start + 1 - end, start + 1)
+        stop = self.planned_instruction(filled, pos, start + 1 - end, start + 1)
+        if stop:
+            self.reader.seek(stop)  # (the caller goes on where the reader is)
+        return stop != 0
 
     def clashes(self, labels: tuple, start: int, split: int) -> bool:
         """Whether a label the expansion (``start``-``split``) defines would be an error."""
