@@ -119,7 +119,10 @@ class Reader:
         frame.expanded = frame.expanded or top.expanded
         # An inserted file's text is its own statements' to read, unless an expansion
         # inserts it (then each pass reads it again).
-        self.count_steps(len(frame.text) if frame.expanded else 0)
+        # count_steps, inline (every expansion's cost)
+        self.steps += 1 + (len(frame.text) // TEXT_STEP if frame.expanded else 0)
+        if self.steps > MAX_STEPS:
+            self.runaway()
         top.pos = self.pos if resume < 0 else resume
         frame.cond_depth = len(self.cond_stack)
         self.frames.append(frame)
@@ -142,7 +145,9 @@ class Reader:
                 more = frame.count < len(frame.passes)
                 text = frame.passes[frame.count] if more else ""
             if more:
-                self.count_steps(len(text))
+                self.steps += 1 + len(text) // TEXT_STEP  # count_steps, inline
+                if self.steps > MAX_STEPS:
+                    self.runaway()
                 frame.text = self.text = text
                 frame.pos = self.pos = 0
                 return True
