@@ -371,7 +371,11 @@ class FastPath:
             if plan[1] != asm.radix:
                 plan = step[2] = self.plan_of(line)
             kind = plan[0]
-            if kind == FAILING:  # the commonest statement of conditional code, done here
+            if kind == INSTRUCTION:  # the commonest
+                # (the reader is left at its start: the statement ends at ``stop``)
+                stop = self.planned_instruction(plan, pos)
+                ok = stop != 0
+            elif kind == FAILING:  # the commonest statement of conditional code, done here
                 name = plan[3]
                 sym = self.symbols.get(name)
                 ok = sym is not None and sym.kind == PSEUDO and sym.handler[0] == ARITHMETIC_IF
@@ -391,10 +395,6 @@ class FastPath:
                     reader.conditional(False, end)
             elif kind == CONDITIONAL:
                 ok = self.planned_conditional(plan, pos)
-            elif kind == INSTRUCTION:
-                # (the reader is left at its start: the statement ends at ``stop``)
-                stop = self.planned_instruction(plan, pos)
-                ok = stop != 0
             else:
                 ok = False
             if not ok:

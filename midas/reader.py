@@ -299,7 +299,9 @@ class Reader:
             else:
                 self.pos = eol
         elif c == "]" and self.cond_stack and self.cond_stack[-1]:
-            self.close_conditional()
+            self.cond_stack.pop()  # close_conditional, inline
+            self.pos = pos + 1
+            self.success = MASK36
         elif c == "}":
             self.pos += 1
         elif c != EOF_CH or not self.pop_frame():
