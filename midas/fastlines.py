@@ -571,32 +571,20 @@ class FastPath:
         symbols = self.symbols
         ac_value = addr_value = index_value = None
         if ac is not None:
-            cls = ac.__class__
-            if cls is int:
-                ac_value = ac
-            else:
-                sym = symbols.get(ac[0]) if cls is tuple else None
-                ac_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
-                if ac_value is None and (ac_value := self.field_value(ac, pos)) is None:
-                    return 0
+            sym = symbols.get(ac[0]) if ac.__class__ is tuple else None
+            ac_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
+            if ac_value is None and (ac_value := self.field_value(ac, pos)) is None:
+                return 0
         if addr is not None:
-            cls = addr.__class__
-            if cls is int:
-                addr_value = addr
-            else:
-                sym = symbols.get(addr[0]) if cls is tuple else None
-                addr_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
-                if addr_value is None and (addr_value := self.field_value(addr, pos)) is None:
-                    return 0
+            sym = symbols.get(addr[0]) if addr.__class__ is tuple else None
+            addr_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
+            if addr_value is None and (addr_value := self.field_value(addr, pos)) is None:
+                return 0
         if index is not None:
-            cls = index.__class__
-            if cls is int:
-                index_value = index
-            else:
-                sym = symbols.get(index[0]) if cls is tuple else None
-                index_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
-                if index_value is None and (index_value := self.field_value(index, pos)) is None:
-                    return 0
+            sym = symbols.get(index[0]) if index.__class__ is tuple else None
+            index_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
+            if index_value is None and (index_value := self.field_value(index, pos)) is None:
+                return 0
         for name, offset in labels:  # (at _place(pos, offset, moved, split), inline)
             self.define_label(
                 name, pos + offset if offset < split else pos + offset - moved, False, 0
