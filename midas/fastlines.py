@@ -26,7 +26,7 @@ from .source import MACRO, Frame, blanks_end
 from .symbols import F_IO, F_PREDEF, P_INLINE, PSEUDO, SPECIAL, VALUE, Sym
 from .symbols import MACRO as MACRO_SYM
 from .textcodes import numeral
-from .words import INDIRECT, LH, MASK18, swap
+from .words import instruction
 
 # Names, numbers and fields are matched possessively: what may follow one is never a
 # character it could give back, and without giving back a line that is not plain is
@@ -590,20 +590,15 @@ class FastPath:
                 name, pos + offset if offset < split else pos + offset - moved, False, 0
             )
         stop = pos + end - moved
-        # The fields placed by the general reader's rules (midas.words), inline: this is
-        # the commonest statement (ac_field only when it may have something to say).
+        # The fields placed by the general reader's rules (midas.words).
         if ac_value is None:
-            value &= MASK36
+            ac_word = 0
         elif io or ac_value & ~0o17:
             self.reader.seek(stop)  # (where ac_field's message goes)
-            value = (value + self.expr.ac_field(ac_value, bool(io))) & MASK36
+            ac_word = self.expr.ac_field(ac_value, bool(io))
         else:
-            value = (value + (ac_value << 23)) & MASK36  # ac_bits of an AC that fits
-        if addr_value is not None:  # add_rh
-            value = (value & LH) | ((value + addr_value) & MASK18)
-        if index_value is not None:
-            value = (value + swap(index_value)) & MASK36
-        self.emit(value | INDIRECT if indirect else value, stop)
+            ac_word = ac_value << 23  # ac_bits of an AC that fits: nothing to say
+        self.emit(instruction(value, ac_word, addr_value, index_value, indirect), stop)
         return stop
 
     def io_in(self, field: Postfix) -> bool:

@@ -1,8 +1,6 @@
 """Where the fields of a word go (reference 1.4): the one set of placement rules that both
 the general word reader (:class:`midas.expressions.Evaluator`) and the fast path's planned
-instructions (:mod:`midas.fastlines`) use.  The fast path applies them inline, for the
-commonest statement (``FastPath.planned_instruction``: a change here is a change there,
-and tests/midas/test_fast_path.py compares its words with the general reader's).
+instructions (:mod:`midas.fastlines`) use.
 
 ``OP AC,@ADDR(X)``: the AC field (the device field after an I/O instruction) is added at
 bit 9 (bit 3), cut to its width as MIDAS cuts it; the address is added into the right half
@@ -54,3 +52,15 @@ def ac_problem(b: int, io: bool, old: bool) -> tuple[str, bool] | None:
 def add_field(word: int, bits: int) -> int:
     """A field placed by adding it to the whole word (the AC field's bits, an index)."""
     return (word + bits) & MASK36
+
+
+def instruction(op: int, ac: int, addr: int | None, index: int | None, indirect: bool) -> int:
+    """``OP AC,@ADDR(INDEX)`` from its fields' values (``ac``: :func:`ac_bits` of the AC
+    field, 0 without one): the same rules :meth:`Evaluator.combine` and
+    :meth:`Evaluator.read_word` apply one field at a time."""
+    word = (op + ac) & MASK36
+    if addr is not None:
+        word = (word & LH) | ((word + addr) & MASK18)  # add_rh
+    if index is not None:
+        word = (word + (((index & MASK18) << 18) | (index >> 18))) & MASK36  # swap
+    return word | INDIRECT if indirect else word
