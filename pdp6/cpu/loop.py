@@ -22,6 +22,7 @@ from .dis340 import (
     D_FAST,
     D_PIA_DATA,
     DEV,
+    M36,
     dis_datao,
     dis_deliver,
     dis_requests,
@@ -102,7 +103,6 @@ from .state import (
 )
 
 RH = 0o777777
-M36 = 0o777777777777
 INTERRUPT_NS = 2750  # the interrupt cycle's own time, before the instruction at 40+2n
 
 
