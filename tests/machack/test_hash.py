@@ -61,13 +61,60 @@ def test_the_root_is_stored_in_its_bucket_and_found_again(fresh: Session) -> Non
     slot = next(a for a in (bucket(k), bucket(k) + 2) if not (s.machine.memory[a] ^ k) & HCHKM)
     second_word = s.machine.memory[slot + 1]
     assert second_word & 0o77 == 3 and second_word & 0o300 == EXACT  # the root, depth 3
+
+
+def test_a_search_takes_no_value_an_earlier_one_stored(fresh: Session) -> None:
+    """The same position searched again (U, then GO): the first search's values are in
+    the table, but they were measured from another root and may not be taken; the
+    second search does the first's work again, node for node, and plays the same."""
+    s = fresh
+    s.setup(MIDDLE)
+    s.command("BOOK OFF")
+    s.command("PN")
+    s.command("SETD 3")
+    first = s.command("GO")
     s.command("U")
     again = s.command("GO")
-    assert stats(again.after_ack)["cutoffs"] == stats(again.after_ack)["probes"] > 0
+    assert stats(first.after_ack)["stores"] > 0
     assert played(s, again.after_ack) == played(s, first.after_ack)
-    nodes = [int(re.search(r"NODES (\d+)", x).group(1))
-             for r in (first, again) for x in r.after_ack if x.startswith("TIME")]  # fmt: skip
-    assert nodes[1] < nodes[0]
+    figures = [(stats(r.after_ack)["cutoffs"], nodes(r.after_ack)) for r in (first, again)]
+    assert figures[1] == figures[0]  # (taking the first's values, it had cut at every probe)
+
+
+def nodes(reply_lines: list[str]) -> int:
+    line = next(x for x in reply_lines if x.startswith("TIME"))
+    return int(re.search(r"NODES (\d+)", line).group(1))
+
+
+# White to move; R-Q1xP5 (RxP) is a capture at the root, and Black's RxR answers it in the
+# capture search, two plies down.
+TRADE = "3r2k1/5ppp/8/3p4/8/8/5PPP/3R2K1 w - - 0 1"
+AFTER_RXP = "3r2k1/5ppp/8/3R4/8/8/5PPP/6K1 b - - 0 1"
+AFTER_RXR = "6k1/5ppp/8/3r4/8/8/5PPP/6K1 w - - 0 1"
+
+
+def value_entry(s: Session, k: int) -> int | None:
+    """The second word of the entry holding a value for key K, if there is one."""
+    for slot in (bucket(k), bucket(k) + 2):
+        if not (s.machine.memory[slot] ^ k) & HCHKM and s.machine.memory[slot + 1] & 0o300:
+            return s.machine.memory[slot + 1]
+    return None
+
+
+def test_a_node_beyond_the_basic_depth_stores_no_value(fresh: Session) -> None:
+    """At SETD 1 the position after RxP is a leaf (the whole feedover budget before it)
+    and is stored, depth 0; the capture search's node after RxR is not: its value rests
+    on the budget left, and taken at a leaf it would cut that leaf's feedover short."""
+    s = fresh
+    leaf, beyond = key(s, AFTER_RXP), key(s, AFTER_RXR)
+    s.setup(TRADE)
+    s.command("PN")
+    s.command("SETD 1")
+    reply = s.command("GO")
+    assert int(re.search(r"CAPTURE (\d+)", " ".join(reply.after_ack)).group(1)) > 0
+    stored = value_entry(s, leaf)
+    assert stored is not None and stored & 0o77 == 0
+    assert value_entry(s, beyond) is None
 
 
 # White to move with one legal move, KxQ; the child is Black to move.
@@ -75,12 +122,14 @@ ROOT = "7k/8/8/8/8/8/6q1/7K w - - 0 1"
 CHILD = "7k/8/8/8/8/8/6K1/8 b - - 0 1"
 
 
-def poke_child(s: Session, value: int, bound: int) -> None:
-    """An entry for the child: VALUE for Black (its side to move), deep, with BOUND."""
+def poke_child(s: Session, value: int, bound: int, searches_ago: int = 0) -> None:
+    """An entry for the child: VALUE for Black (its side to move), deep, with BOUND, as
+    the next search would store it (or one SEARCHES_AGO before that)."""
     k = key(s, CHILD)
     s.setup(ROOT)
+    age = (s.peek("HAGE") + 1 - searches_ago) & 0o377
     s.machine.memory[bucket(k)] = k & HCHKM
-    s.machine.memory[bucket(k) + 1] = ((value & 0o777777) << 18) | bound | 0o77
+    s.machine.memory[bucket(k) + 1] = ((value & 0o777777) << 18) | age << 10 | bound | 0o77
 
 
 @pytest.mark.parametrize(("bound", "taken"), [(EXACT, True), (UPPER, False), (LOWER, False)])
@@ -99,6 +148,16 @@ def test_a_bound_is_taken_only_when_it_settles_the_window(
         assert signed(s.peek("LASTV")) == -500  # White's value: Black's 500 turned round
     else:
         assert signed(s.peek("LASTV")) != -500  # searched: not the entry's value
+
+
+def test_an_earlier_search_s_exact_value_is_not_taken(fresh: Session) -> None:
+    s = fresh
+    poke_child(s, 500, EXACT, searches_ago=1)
+    s.command("PN")
+    s.command("SETD 2")
+    reply = s.command("GO")
+    assert stats(reply.after_ack)["cutoffs"] == 0
+    assert signed(s.peek("LASTV")) != -500
 
 
 def test_hash_off_takes_and_stores_nothing(fresh: Session) -> None:
