@@ -490,9 +490,7 @@ def _play_terminal(
     Ctrl-C says how to leave, a second one leaves.  Returns True when the game was left
     that way (the caller keeps the game), False for Ctrl-D or a hang-up.  Raises
     :class:`ProgramRanAway` (or ``ProgramHalted``) when the program stops working."""
-    from pdp6.host.runner import Runner
-
-    from .playhost import PlayHost
+    from .playhost import PlayHost, play_runner
 
     machine = session.machine
     host = PlayHost(machine, pace_cps=10.0 if baud else None, watch=watch)
@@ -502,7 +500,7 @@ def _play_terminal(
     say.to = host.note
     host.keys.extend(b"PS\r" if colour == "both" else f"{MODES[colour]}\r".encode())
     host.muted = 2  # the host's own command: its echo and `_` are not shown
-    runner = Runner(machine, session.tty, stop=StopFlag(), between=session.on_slice)
+    runner = play_runner(session)
     leaving = -1  # Ctrl-C came at the prompt after this many keys: the next one leaves
     left = False
     waited = False  # the last stop was at the prompt, waiting

@@ -9,12 +9,26 @@ import sys
 import time
 from collections.abc import Callable
 
+from pdp6.host.runner import Runner, StopFlag
 from pdp6.host.terminal import TerminalHost
 from pdp6.machine import Machine
 
-from .session import is_move_line
+from .session import Session, is_move_line
 
 CTRL_D = b"\x04"  # at the terminal: end the game
+CHUNK_WALL_S = 0.01
+"""Wall time a chunk of the run takes while the program thinks (``Runner(chunk_wall_s=)``):
+the host looks at the keyboard between chunks (a key typed, Ctrl-C), so within this
+long.  The runner's fixed chunk, 50 ms of emulated time, is a tenth of a millisecond of
+the compiled engine's wall time: looking in between that often cost the search a sixth
+of its speed."""
+
+
+def play_runner(session: Session) -> Runner:
+    """The runner of the game at the terminal: chunks of :data:`CHUNK_WALL_S`, and the
+    session's ``on_slice`` (the compiled engine, the display) between them."""
+    return Runner(session.machine, session.tty, stop=StopFlag(), between=session.on_slice,
+                  chunk_wall_s=CHUNK_WALL_S)  # fmt: skip
 
 
 class PlayHost(TerminalHost):

@@ -236,6 +236,15 @@ class IOBus:
         st[S.HOST_EVENT] = min(event, self.machine._deadline)
         st[S.EVENT] = min(st[S.CLOCK_NEXT], st[S.HOST_EVENT], loop_event)
 
+    def end_run(self) -> None:
+        """End the machine's run in progress at the next instruction boundary, as if its
+        ``until_us`` had come (``Stop('time')``): for a device whose host was asked to
+        stop (the teletype's Ctrl-C).  Nothing in the machine changes: a run may be cut
+        anywhere."""
+        st = self.machine._st
+        self.machine._deadline = min(self.machine._deadline, int(st[S.TIME]))
+        self.refresh()
+
     def after_loop(self) -> None:
         """After each stretch of the execute loop: devices take what it produced."""
         for dev in self.devices.values():

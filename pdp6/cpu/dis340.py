@@ -96,7 +96,14 @@ D_EV_N = D + 54
 D_EV = D + 55  # EV_MAX events of EV_WIDTH: time, then the 8 of D_VIS packed (dis_pack)
 EV_MAX = 16
 EV_WIDTH = 2
-EV_RFD = 1 << 7  # ready for data, in an event's packed state
+# An event's visible state packed in one word: (shift, mask) of each of D_VIS's eight
+# (mode hef vef lp stop_int rfd x y).  dis_pack and dis_unpack, and the device's Python
+# (Display340's event queue), all read this table.
+VIS_FIELDS = ((0, 0o7), (3, 1), (4, 1), (5, 1), (6, 1), (7, 1), (8, 0o1777), (18, 0o1777))
+# (the same, by name: the loop's code takes numbers, not tables)
+(VS_MODE, VS_HEF, VS_VEF, VS_LP, VS_STOP_INT, VS_RFD, VS_X, VS_Y) = (s for s, _ in VIS_FIELDS)
+(VM_MODE, VM_HEF, VM_VEF, VM_LP, VM_STOP_INT, VM_RFD, VM_X, VM_Y) = (m for _, m in VIS_FIELDS)
+EV_RFD = 1 << VS_RFD  # ready for data, in an event's packed state
 D_DRAW = D_EV + EV_MAX * EV_WIDTH  # 1 while dis_replay draws a word's points
 D_KEEP = D_DRAW + 1  # ns of points the host keeps (-1: all): older words are forgotten
 # The second half of a 36-bit word is planned with the first (dis_start_word); until the
@@ -167,22 +174,22 @@ def dis_copy(io, dest: int, slots: tuple[int, ...], n: int) -> None:
 @jit_inline
 def dis_pack(mode: int, hef: int, vef: int, lp: int, stop_int: int, rfd: int, x: int,
              y: int) -> int:  # fmt: skip
-    """The visible state in one word, as an event keeps it."""
-    return (mode | hef << 3 | vef << 4 | lp << 5 | stop_int << 6 | rfd << 7 | x << 8
-            | y << 18)  # fmt: skip
+    """The visible state in one word, as an event keeps it (VIS_FIELDS)."""
+    return (mode << VS_MODE | hef << VS_HEF | vef << VS_VEF | lp << VS_LP
+            | stop_int << VS_STOP_INT | rfd << VS_RFD | x << VS_X | y << VS_Y)  # fmt: skip
 
 
 @jit_inline
 def dis_unpack(io, v: int) -> None:
     """An event's packed visible state into D_VIS (mode hef vef lp stop_int rfd x y)."""
-    io[D_VIS] = v & 7
-    io[D_VIS + 1] = (v >> 3) & 1
-    io[D_VIS + 2] = (v >> 4) & 1
-    io[D_VIS + 3] = (v >> 5) & 1
-    io[D_VIS + 4] = (v >> 6) & 1
-    io[D_VIS + 5] = (v >> 7) & 1
-    io[D_VIS + 6] = (v >> 8) & 0o1777
-    io[D_VIS + 7] = (v >> 18) & 0o1777
+    io[D_VIS] = (v >> VS_MODE) & VM_MODE
+    io[D_VIS + 1] = (v >> VS_HEF) & VM_HEF
+    io[D_VIS + 2] = (v >> VS_VEF) & VM_VEF
+    io[D_VIS + 3] = (v >> VS_LP) & VM_LP
+    io[D_VIS + 4] = (v >> VS_STOP_INT) & VM_STOP_INT
+    io[D_VIS + 5] = (v >> VS_RFD) & VM_RFD
+    io[D_VIS + 6] = (v >> VS_X) & VM_X
+    io[D_VIS + 7] = (v >> VS_Y) & VM_Y
 
 
 @jit_inline

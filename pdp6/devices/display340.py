@@ -322,11 +322,6 @@ class _Slots:
             regs[self.index + i] = int(v)
 
 
-# An event's visible state packed in one slot (pdp6.cpu.dis340.dis_emit): (shift, mask)
-# of mode, hef, vef, lp, stop_int, rfd, x, y.
-_VIS_FIELDS = ((0, 7), (3, 1), (4, 1), (5, 1), (6, 1), (7, 1), (8, 0o1777), (18, 0o1777))
-
-
 class _Events:
     """The queue of timed visible changes, (t, mode, hef, vef, lp, stop_int, rfd, x, y)
     each, as a ring in the 340's slots (the time and the rest packed in one word): the
@@ -344,7 +339,7 @@ class _Events:
             raise IndexError(i)
         k = L.D_EV + L.EV_WIDTH * ((int(regs[L.D_EV_HEAD]) + i) % L.EV_MAX)
         v = int(regs[k + 1])
-        return (int(regs[k]), *((v >> shift) & mask for shift, mask in _VIS_FIELDS))
+        return (int(regs[k]), *((v >> shift) & mask for shift, mask in L.VIS_FIELDS))
 
     def __iter__(self) -> Any:
         return (self[i] for i in range(len(self)))
@@ -363,7 +358,7 @@ class _Events:
             raise RuntimeError("the 340's event queue is full")
         k = L.D_EV + L.EV_WIDTH * ((int(regs[L.D_EV_HEAD]) + n) % L.EV_MAX)
         regs[k] = int(event[0])
-        fields = zip(event[1:], _VIS_FIELDS, strict=True)
+        fields = zip(event[1:], L.VIS_FIELDS, strict=True)
         regs[k + 1] = sum(int(v) << shift for v, (shift, _) in fields)
         regs[L.D_EV_N] = n + 1
 

@@ -31,6 +31,11 @@ to the main program through a one-word mailbox still finds time to empty it.
 The host side is a :class:`TeletypeHost`: something that may have typed characters
 ready and takes printed ones.  :class:`ScriptedHost` feeds text and collects output;
 :mod:`pdp6.host.terminal` has the interactive terminal and the standard-stream hosts.
+A keyboard that may type at any time (a terminal's) is looked at whenever the bus asks
+for the teletype's next event: as each run starts, after each I/O instruction or event.
+In a long stretch with neither, a bare ``Machine.run`` looks every ``poll_ns`` (20 ms of
+emulated time, on a fixed grid); :class:`pdp6.host.runner.Runner` turns that off and
+looks between its chunks, since each look leaves the compiled loop.
 """
 
 from __future__ import annotations
@@ -42,10 +47,18 @@ from ..iobus import NEVER, Device, Reg
 FAST_CHAR_NS = 10_000
 # Fast mode: the next key arrives no sooner than this after the program read the last.
 FAST_HOLD_NS = 1_000_000
+# A run not driven by pdp6.host.runner looks at a keyboard that may type this often.
+POLL_NS = 20_000_000
 
 
 class TeletypeHost:
     """The far side of the teletype line: a keyboard and a printer."""
+
+    #: The person asked to stop the machine (Ctrl-C at a terminal).  A run ends after
+    #: the next character printed (a printer paced to the wall clock holds a run a
+    #: tenth of a second a character), and whoever drives the runs
+    #: (:class:`pdp6.host.runner.Runner`) takes the request and clears it.
+    stop_requested: bool = False
 
     def key_ready(self) -> bool:
         """A typed character is waiting."""
@@ -125,7 +138,10 @@ class Teletype(Device):
         self.output_done_at = NEVER  # when the character being sent has gone
         self.input_ready_at = NEVER  # when the arriving character's flag rises
         self.line_free_at = 0  # when the receiving line is idle again
-        self.poll_ns = 20_000_000  # how often (emulated) to look at a live keyboard
+        # How often (emulated) a run looks at a keyboard that may type while it runs;
+        # None: only when the bus asks anew (the start of each run, after each I/O or
+        # event).  The runner sets None while it runs: it looks between its chunks.
+        self.poll_ns: int | None = POLL_NS
         self.characters_out = 0
         self.characters_in = 0
 
@@ -173,6 +189,8 @@ class Teletype(Device):
         self.host.print_char(word & 0o377)
         self.characters_out += 1
         self.output_done_at = self.now + self.char_ns
+        if self.host.stop_requested and self.bus is not None:
+            self.bus.end_run()
 
     def data_in(self) -> int:
         return self.input_char
@@ -202,7 +220,7 @@ class Teletype(Device):
         if self._line_idle() and not self.host.at_end():
             if self.host.key_ready():
                 event = min(event, max(self.line_free_at, self.now))
-            else:
+            elif self.poll_ns is not None:
                 # On a fixed grid of emulated time, not "from now": when the host asks
                 # must not move the machine's events (runs are sliced at will).
                 event = min(event, (self.now // self.poll_ns + 1) * self.poll_ns)

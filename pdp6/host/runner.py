@@ -6,6 +6,13 @@ time and between chunks:
 
 * notices a stop request (Ctrl-C on the terminal, SIGINT) and a request to end (SIGTERM,
   SIGHUP; below);
+* looks at the keyboard: a key typed during a chunk starts to arrive as the next one
+  begins (within a chunk the teletype does not look, ``Teletype.poll_ns``: each look
+  would leave the compiled loop).  A chunk is 50 ms of emulated time, or as long as
+  takes ``chunk_wall_s`` of wall time (``machack play`` and the web console: some
+  10 ms, so that a key or Ctrl-C is seen that soon, and the looks cost nothing
+  measurable); a Ctrl-C read while a paced printer waits ends the chunk after that
+  character (``TeletypeHost.stop_requested``);
 * ends the run when the program is waiting for input that will never come: the
   keyboard is at its end, the teletype has nothing in progress, the program has neither
   typed nor read anything for a grace period of emulated time, and it is *idling*: going
@@ -284,7 +291,7 @@ class Runner:
             return Outcome("stuck", m.pc, 0, stuck)
         self.stop.clear()
         self._first = True
-        with self.stop.catching_signals():
+        with self.stop.catching_signals(), self._keyboard_between_chunks():
             while True:
                 if self.between is not None:
                     self.between()
@@ -352,6 +359,24 @@ class Runner:
                 if not idle:
                     sample_interval = min(MAX_SAMPLE_INTERVAL_S, sample_interval * 2 or 0.001)
                     next_sample = time.monotonic() + sample_interval
+
+    @contextlib.contextmanager
+    def _keyboard_between_chunks(self) -> Iterator[None]:
+        """For the length of a run the teletype does not look at its keyboard within a
+        chunk (``Teletype.poll_ns``): the runner looks between chunks, and a key found
+        there starts to arrive as the next chunk begins.  A look within the chunk took
+        the machine out of its compiled loop every 20 ms of emulated time while the
+        program thought, some 25,000 times a wall second, for keys that mostly never
+        came."""
+        tty = self.tty
+        if tty is None:
+            yield
+            return
+        saved, tty.poll_ns = tty.poll_ns, None
+        try:
+            yield
+        finally:
+            tty.poll_ns = saved
 
     def _fit_chunk(self, ran_us: float, spent_s: float) -> None:
         """The next chunk's emulated time, from the last one's: as long as would take

@@ -159,7 +159,7 @@ class StreamHost(TeletypeHost):
         if self.pace_cps:
             now = time.monotonic()
             if now < self._next_print:
-                time.sleep(self._next_print - now)
+                self._pace(self._next_print)
             self._next_print = max(now, self._next_print) + 1.0 / self.pace_cps
         code &= 0o177
         if code in (NUL, RUBOUT):
@@ -173,6 +173,21 @@ class StreamHost(TeletypeHost):
                 self._held_cr = True
                 return
         self._write(bytes((code,)))
+
+    def _pace(self, until: float) -> None:
+        """Wait for the printer until ``until`` (``time.monotonic``), reading the
+        keyboard meanwhile: a key typed while the paper moves is taken at once (a Ctrl-C
+        then ends the run after this character: ``TeletypeHost.stop_requested``)."""
+        while (left := until - time.monotonic()) > 0:
+            if self.input_ended or self.input_fd is None or self.stop_requested:
+                time.sleep(left)
+                return
+            try:
+                select.select([self.input_fd], [], [], left)
+            except (OSError, ValueError):  # (a descriptor that went away: poll says so)
+                pass
+            self._next_poll = 0.0
+            self.poll()
 
     def _write(self, data: bytes) -> None:
         self.output.write(data)

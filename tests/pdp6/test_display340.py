@@ -773,3 +773,38 @@ def test_timing_of_a_vector_word_pair_is_consumed_in_emulated_time() -> None:
     r.settle()
     assert r.t - t0 == (IDP + 64 * STEP) + (IDP + 128 * STEP)
     assert SYNC == 2800 and r.d.words == 6
+
+
+# --- the packed event: one layout for the loop and the device ----------------------------------
+@given(st.tuples(st.integers(0, 7), *[st.integers(0, 1)] * 5, st.integers(0, 0o1777),
+                 st.integers(0, 0o1777)))  # fmt: skip
+def test_an_event_packs_and_unpacks_alike_in_the_loop_and_the_device(
+    vis: tuple[int, ...],
+) -> None:
+    """The visible state an event keeps (mode hef vef lp stop_int rfd x y) is packed in
+    one word by the loop (``dis_pack``, ``dis_unpack``) and read and written by the
+    device's Python through the same table, ``dis340.VIS_FIELDS``: each side reads what
+    the other wrote."""
+    from pdp6.cpu import dis340 as L
+    from pdp6.devices.display340 import Display340
+    from pdp6.machine import Machine
+
+    fields = L.VIS_FIELDS
+    assert [s for s, _ in fields] == sorted(s for s, _ in fields)
+    for (shift, mask), (after, _) in zip(fields, fields[1:], strict=False):
+        assert shift + mask.bit_length() == after  # next to each other, none overlapping
+    assert L.EV_RFD == 1 << fields[5][0]
+    pack = getattr(L.dis_pack, "py_func", L.dis_pack)  # (the Python, compiled or not)
+    unpack = getattr(L.dis_unpack, "py_func", L.dis_unpack)
+    packed = pack(*vis)
+    io = [0] * L.IO_SIZE
+    unpack(io, packed)
+    assert tuple(io[L.D_VIS : L.D_VIS + 8]) == vis
+    m = Machine(engine="interpreter")
+    d = m.attach(Display340())
+    d._events.append((123, *vis))
+    k = L.D_EV + L.EV_WIDTH * int(m._io[L.D_EV_HEAD])
+    assert m._io[k + 1] == packed  # the device wrote what the loop packs
+    moved = (*vis[:6], 0o1777 - vis[6], vis[7])
+    m._io[k + 1] = pack(*moved)  # the loop writes
+    assert d._events[0] == (123, *moved)  # the device reads it

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io as iolib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,6 +15,7 @@ from pdp6 import Machine
 from pdp6.cpu.engines import ALL_ENGINES, ENGINES
 from pdp6.devices import ScriptedHost, Teletype, TeletypeHost
 from pdp6.formats.loader import load_file, load_into
+from pdp6.host import runner as runner_module
 from pdp6.host.runner import Runner
 from pdp6.host.terminal import StreamHost, model35_key
 
@@ -295,3 +297,112 @@ def test_fast_mode_gives_a_mailbox_program_time_to_take_each_key(engine: str) ->
     # program has emptied the mailbox (it would overwrite the last, and every line be bad).
     assert mailbox_run(110, engine) == (3, 0)
     assert mailbox_run(None, engine) == (3, 0)
+
+
+# --- the keyboard of a live terminal: looked at between the runner's chunks (issue 28) ----------
+def test_under_the_runner_the_keyboard_is_not_looked_at_within_a_run() -> None:
+    """A keyboard that may yet type (a terminal's) is looked at on a grid of 20 ms of
+    emulated time by a bare ``run``, and each look leaves the execute loop.  The runner
+    looks between its chunks instead, so while a program computes and nobody types the
+    loop runs a chunk at a time; after the run the grid is back for the bare ``run``."""
+    m, tty = machine_with([ins("AOJA", 1, 0o100)], ScriptedHost(eof=False), baud=None)
+    calls = 0
+    loop = m._run
+
+    def counted(*args: Any) -> int:
+        nonlocal calls
+        calls += args[-1] > 1  # (not the runner's single steps, that look at the PCs)
+        return loop(*args)
+
+    m._run = counted
+    m.run(until_us=1e6)
+    assert calls == 1_000_000_000 // 20_000_000  # the bare run: a look every 20 ms
+    calls = 0
+    runner = Runner(m, tty, chunk_wall_s=10.0)  # (chunks as long as the runner takes)
+    runner.chunk_us = runner_module.MAX_CHUNK_US
+    assert runner.run(until_us=6e6).reason == "time limit"
+    assert calls == 1  # one chunk of 5 s: the loop left once
+    assert tty.poll_ns == 20_000_000
+    calls = 0
+    m.run(until_us=6.1e6)
+    assert calls == 5
+
+
+def test_a_key_typed_during_a_runners_chunk_arrives_when_the_next_begins() -> None:
+    """The runner looks at the host between chunks: keys that came meanwhile start to
+    arrive as the next chunk begins, in order, none lost."""
+    host = ScriptedHost(eof=False)
+    reader = [io("CONSO", "TTY", 0o40), ins("JRST", 0, 0o100), io("DATAI", "TTY", 1),
+              ins("MOVEM", 1, 0o200, x=2), ins("AOJA", 2, 0o100)]  # fmt: skip
+    m, tty = machine_with(reader, host, baud=None)
+    typed = {3: "A", 4: "BC", 9: "DEF"}  # at the chunks so numbered
+    chunks = 0
+
+    def between() -> None:
+        nonlocal chunks
+        chunks += 1
+        if chunks in typed:
+            host.type(typed[chunks])
+
+    Runner(m, tty, between=between).run(until_us=1e6)
+    assert [chr(m.memory[0o200 + i]) for i in range(m.memory[2])] == list("ABCDEF")
+    assert tty.characters_in == 6
+
+
+class StoppingHost(ScriptedHost):
+    """Asks to stop (Ctrl-C at a terminal) as it prints its ``after``-th character."""
+
+    def __init__(self, after: int) -> None:
+        super().__init__(eof=False)
+        self.after = after
+
+    def print_char(self, code: int) -> None:
+        super().print_char(code)
+        self.stop_requested = len(self.printed) == self.after
+
+
+PRINT_FOREVER = [io("DATAO", "TTY", 0o200), io("CONSO", "TTY", 0o10), ins("JRST", 0, 0o101),
+                 ins("AOS", 0, 0o200), ins("JRST", 0, 0o100)]  # fmt: skip
+
+
+@pytest.mark.parametrize("engine", ALL_ENGINES)
+def test_a_stop_request_ends_the_run_after_the_character_printed(engine: str) -> None:
+    """A host asked to stop ends the run at once, after the character it printed (its
+    printer may be paced to the wall clock, a tenth of a second a character, and the run
+    long): the run stops as if its time had come, and the machine goes on from there as
+    if it had not been cut."""
+    m, tty = machine_with(PRINT_FOREVER, StoppingHost(after=3), baud=110, engine=engine)
+    m.memory[0o200] = 0o101
+    stop = m.run(until_us=5e6)
+    assert stop.reason == "time" and bytes(tty.host.printed) == b"ABC"  # type: ignore[attr-defined]
+    tty.host.stop_requested = False
+    m.run(until_us=1e6)
+    whole, _tty = machine_with(PRINT_FOREVER, ScriptedHost(eof=False), baud=110, engine=engine)
+    whole.memory[0o200] = 0o101
+    whole.run(until_us=1e6)
+    assert (m.pc, m.elapsed_ns, m.memory[0o200]) == (whole.pc, whole.elapsed_ns,
+                                                      whole.memory[0o200])  # fmt: skip
+    assert bytes(tty.host.printed) == bytes(_tty.host.printed) == b"ABCDEFGHIJ"  # type: ignore[attr-defined]
+
+
+def test_a_paced_printer_reads_the_keyboard_while_it_waits() -> None:
+    """At 110 baud the terminal host waits a tenth of a second a character before the
+    next; it reads the keyboard meanwhile, so that Ctrl-C is seen within a character
+    (the run then ends after it) and keys typed meanwhile keep their order."""
+    import os
+    import pty
+
+    from pdp6.host.terminal import TerminalHost
+
+    master, slave = pty.openpty()
+    try:
+        host = TerminalHost(slave, iolib.BytesIO(), pace_cps=10.0)
+        with host.raw():
+            host.print_char(ord("X"))  # the paper moves: the next character waits
+            os.write(master, b"ab\x03c")
+            host.print_char(ord("Y"))
+        assert host.stop_requested
+        assert list(host.keys) == [ord("A"), ord("B"), ord("C")]
+    finally:
+        os.close(master)
+        os.close(slave)

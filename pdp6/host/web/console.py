@@ -65,12 +65,6 @@ its messages and the machine its keys between chunks, and the look between them 
 some tens of microseconds, which the runner's fixed chunk (50 ms of emulated time, a
 tenth of a millisecond of the compiled engine's wall time while the program thinks)
 would pay thousands of times a second."""
-KEY_POLL_NS = 1_000_000_000
-"""How often (emulated) the teletype looks for the page's keys within a chunk of the run
-(``Teletype.poll_ns``; a terminal's is 20 ms).  Each look takes the machine out of its
-compiled loop into Python, which while the program thinks (some 400 emulated seconds a
-wall second) cost the emulation a sixth of its speed; a key that comes during a chunk
-is seen when the next one starts in any case, some milliseconds later."""
 ENGINE_LOOK_S = 0.25  # how often a machine on the python engine looks for the compiled one
 
 Send = Callable[[str | bytes | dict[str, Any]], None]
@@ -252,8 +246,6 @@ class Console:
         try:
             self.boot()
             assert self.machine is not None
-            if self.tty is not None:
-                self.tty.poll_ns = max(self.tty.poll_ns, KEY_POLL_NS)
             self.runner = Runner(self.machine, self.tty, stop=self.stop, between=self.between,
                                  chunk_wall_s=CHUNK_WALL_S)  # fmt: skip
             runner = self.runner
