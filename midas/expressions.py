@@ -108,6 +108,26 @@ def apply_operator(op: str, a: int, b: int) -> int | None:
     return lsh(a, b)
 
 
+def add_quoted_char(value: int, q: str, c: str) -> int | None:
+    """A quoted text's value with the character ``c`` added: ``"`` ASCII, ``'`` SIXBIT
+    (None if ``c`` has no SIXBIT code)."""
+    if q == '"':
+        return ((value << 7) | (ord(c) & 0o177)) & MASK36
+    code = sixbit_code(c)
+    return None if code is None else ((value << 6) | code) & MASK36
+
+
+def quoted_value(q: str, chars: str) -> int | None:
+    """The value of ``q`` and the characters after it, read as :meth:`Evaluator.quoted`
+    reads them (none of them a quote); None if one has no SIXBIT code."""
+    value: int | None = 0
+    for c in chars:
+        value = add_quoted_char(value, q, c)  # type: ignore[arg-type]
+        if value is None:
+            return None
+    return value
+
+
 def _shown(digits: str) -> str:
     """A number as a message shows it: a very long one cut short."""
     return digits if len(digits) <= 24 else f"{digits[:12]}...{digits[-8:]}"
@@ -631,13 +651,11 @@ class Evaluator:
                 return value
 
     def add_quoted_char(self, value: int, q: str, c: str) -> int:
-        if q == '"':
-            return ((value << 7) | (ord(c) & 0o177)) & MASK36
-        code = sixbit_code(c)
-        if code is None:
+        word = add_quoted_char(value, q, c)
+        if word is None:
             self.reader.error(f"{c!r} has no SIXBIT code")
-            code = 0
-        return ((value << 6) | code) & MASK36
+            return (value << 6) & MASK36  # (taken as 0)
+        return word
 
     def symbol_syllable(self, run: str, start: int) -> int | Literal[Signal.DONE] | None:
         """A symbol: its value, or the effect of a label/assignment/macro/pseudo-op.

@@ -19,13 +19,21 @@ from collections.abc import Sequence
 from typing import Any, Protocol, TypeAlias
 
 from .conditionals import ARITHMETIC
-from .expressions import MASK36, PREC, Evaluator, Statements, apply_operator, to_signed
+from .expressions import (
+    MASK36,
+    PREC,
+    Evaluator,
+    Statements,
+    apply_operator,
+    quoted_value,
+    to_signed,
+)
 from .macros import END_EOL, END_OTHER, MORE, NULLSPECIFIED, SPECIFIED, UNSPECIFIED
 from .reader import STATEMENT_GAP
 from .source import MACRO, Frame, blanks_end
 from .symbols import F_IO, F_PREDEF, P_INLINE, PSEUDO, SPECIAL, VALUE, Sym
 from .symbols import MACRO as MACRO_SYM
-from .textcodes import numeral
+from .textcodes import numeral, text_words
 from .words import instruction
 
 # Names, numbers and fields are matched possessively: what may follow one is never a
@@ -33,14 +41,23 @@ from .words import instruction
 # found not to be at once (trying every shorter name made that the slowest case).
 _NAME = r"\.?[A-Za-z$%][A-Za-z0-9$%.]*+"
 HOLE = "\x01"  # in a line planned with a hole where a one-token expansion goes
-_TOKEN = rf"(?:{_NAME}|[0-9]++\.?|\.|{HOLE})"
+# A quoted character and the SQUOZE characters glued to it ("A, 'FOO): a number.
+_QUOTED = r"[\"'][A-Za-z0-9$%.]++"
+_PLAIN_TOKEN = rf"(?:{_NAME}|[0-9]++\.?|\.|{HOLE}|{_QUOTED})"
+_PLAIN_EXPR = rf"(?>[-#]?{_PLAIN_TOKEN}(?:[-+*/&#\\_][-#]?{_PLAIN_TOKEN})*)"
+# A token is a plain one or a grouping of a field of them: "<A+1>".
+_TOKEN = rf"(?:{_PLAIN_TOKEN}|<{_PLAIN_EXPR}>)"
 # A field of plain tokens and binary operators, each token perhaps negated or
-# complemented: "A", "FOO+2", "-1", ".RPCNT&7+1", "#X&777".
+# complemented: "A", "FOO+2", "-1", ".RPCNT&7+1", "#X&777", "<N*3+1>&777".
 _TERM = r"([-#]?)(" + _TOKEN + r")([-+*/&#\\_]?)"
 _EXPR = rf"(?>[-#]?{_TOKEN}(?:[-+*/&#\\_][-#]?{_TOKEN})*)"
+# A one-line text in a literal: "[SIXBIT /FOO/]", "[ASCIZ |A?|]".
+_TEXT_OPS = "SIXBIT|ASCIZ|ASCII|ASCIC"
+_TEXT = rf"(?i:{_TEXT_OPS})[ \t]++(?P<delim>[^ \t\n])(?:(?!(?P=delim))[^\n])*+(?P=delim)"
+_TEXT_PARTS = re.compile(rf"((?i:{_TEXT_OPS}))[ \t]+(.)(.*)\2", re.DOTALL)
 _INSTRUCTION = re.compile(
     rf"((?:{_NAME}:(?!:)[ \t]*)*)({_EXPR})(?:[ \t]+(?:({_EXPR}),)?(@)?"
-    rf"({_EXPR}|\[{_EXPR}\])?(?:\(({_EXPR})\))?)?[ \t]*"
+    rf"({_EXPR}|\[{_EXPR}\]|\[{_TEXT}\])?(?:\(({_EXPR})\))?)?[ \t]*"
     rf"(?=[;\n]|(\])[ \t]*[;\n])"
 )
 _LABEL = re.compile(rf"({_NAME}):[ \t]*")
@@ -59,6 +76,7 @@ _SPECIAL = frozenset(";]})>\x00")  # after the blanks: not the start of a statem
 # Kinds of plan: FAILING is a conditional on a number that fails, with a [...] to skip.
 NONE, INSTRUCTION, CONDITIONAL, FAILING = range(4)
 ARITHMETIC_IF = "p_if_arithmetic"  # the method of IFE ... IFLE, by which they are known
+TEXT_PSEUDO = "p_text"  # the method of ASCII, ASCIZ, ASCIC, SIXBIT (and .ASCII)
 DOT = object()  # the token "."
 HOLE_TOKEN = object()  # the token HOLE
 
@@ -71,6 +89,28 @@ class Literal:
     def __init__(self, inner: Field, text: str) -> None:
         self.inner = inner
         self.text = text
+
+
+class Group:
+    """The token ``<X>``: the grouping of a field X whose value is not a number now.  (Not
+    X itself: an I/O instruction's name in it does not make the word's AC field a
+    device code.)"""
+
+    __slots__ = ("inner",)
+
+    def __init__(self, inner: Field) -> None:
+        self.inner = inner
+
+
+class Text:
+    """``SIXBIT /FOO/`` (ASCII, ASCIZ, ASCIC), all of a literal: its words, while
+    ``name`` is that pseudo-op."""
+
+    __slots__ = ("name", "words")
+
+    def __init__(self, name: str, words: tuple[int, ...]) -> None:
+        self.name = name
+        self.words = words
 
 
 class Postfix:
@@ -104,7 +144,8 @@ def _field_plan(text: str, offset: int, radix: int) -> Field:  # False: not a nu
             return (text[:6].upper(), offset)
         return _token(text, offset, radix)
     if text[0] == "[":
-        inner = _field_plan(text[1:-1], offset + 1, radix)
+        m = _TEXT_PARTS.fullmatch(text, 1, len(text) - 1)
+        inner = _text_plan(*m.groups()) if m else _field_plan(text[1:-1], offset + 1, radix)
         return False if inner is False else Literal(inner, text[1:-1])
     if _ONE_TOKEN.fullmatch(text):
         return _token(text, offset, radix)
@@ -160,7 +201,21 @@ def _token(text: str, offset: int, radix: int) -> Token:  # False: not a number
         return DOT
     if text == HOLE:
         return HOLE_TOKEN
+    if c == "<":  # a grouping: the value of the field in it (a number now, if it is one)
+        inner = _field_plan(text[1:-1], offset + 1, radix)
+        return inner if inner is False or inner.__class__ is int else Group(inner)
+    if c == '"' or c == "'":
+        value = quoted_value(c, text[1:])
+        return False if value is None else value
     return (text[:6].upper(), offset)
+
+
+def _text_plan(name: str, delim: str, text: str) -> Text | bool:
+    """The plan of a text pseudo-op's one-line text in a literal; False if it has no
+    words, or a character SIXBIT has no code for (the general reader reports that)."""
+    name = name.upper()
+    words, bad = text_words(name, text)
+    return Text(name, tuple(words)) if words and not bad else False
 
 
 def _bracket_end(line: str, start: int) -> int:
@@ -276,12 +331,12 @@ def make_plan(line: str, radix: int) -> tuple:
     """The plan of ``line`` (which ends with its line end) for numbers in ``radix``."""
     m = _INSTRUCTION.match(line)
     if m is not None:
-        labels, op, ac, indirect, addr, index, close = m.groups()
+        labels, op, ac, indirect, addr, _delim, index, close = m.groups()
         at = m.start
         op = _field_plan(op, at(2), radix)
         ac = ac if ac is None else _field_plan(ac, at(3), radix)
         addr = addr if addr is None else _field_plan(addr, at(5), radix)
-        index = index if index is None else _field_plan(index, at(6), radix)
+        index = index if index is None else _field_plan(index, at(7), radix)
         if not (op is False or ac is False or addr is False or index is False):
             return (INSTRUCTION, radix, m.end(), _labels(labels), op, ac, addr, index,
                     bool(indirect), close is not None)  # fmt: skip
@@ -495,6 +550,8 @@ class FastPath:
             return self.asm.location_value()
         if cls is Literal:
             return self.literal_value(field, pos)
+        if cls is Group:
+            return self.field_value(field.inner, pos)
         if cls is not Postfix:
             return None  # a hole
         stack: list[int] = []
@@ -527,7 +584,7 @@ class FastPath:
             return sym is None or (sym.kind == VALUE and not sym.defpass)
         if cls is Postfix:
             return any(self.has_undefined(i) for i in field.items if i.__class__ is not str)
-        if cls is Literal:
+        if cls is Literal or cls is Group:
             return self.has_undefined(field.inner)
         return False
 
@@ -535,6 +592,12 @@ class FastPath:
         """``[X]``: its address, the literal placed as :meth:`read_literal` places it."""
         if self.asm.litsw:
             return None  # the general reader reports it
+        inner = field.inner
+        if inner.__class__ is Text:
+            sym = self.symbols.get(inner.name)
+            if sym is None or sym.kind != PSEUDO or sym.handler[0] != TEXT_PSEUDO:
+                return None
+            return self.asm.place_literal(inner.words, list(inner.words))
         undefined = self.has_undefined(field.inner)
         word = self.field_value(field.inner, pos)
         if word is None:
