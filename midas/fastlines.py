@@ -300,6 +300,9 @@ def _labels(text: str) -> tuple:
     """(NAME, offset) of each label in the labels at the start of a line."""
     if not text:
         return ()
+    colon = text.find(":")
+    if text.find(":", colon + 1) < 0:  # one label (the usual), at the start
+        return ((text[:colon][:6].upper(), 0),)
     return tuple((m.group(1)[:6].upper(), m.start()) for m in _LABEL.finditer(text))
 
 
@@ -327,22 +330,44 @@ def _calls(line: str) -> tuple:
     return tuple(calls)
 
 
-def make_plan(line: str, radix: int) -> tuple:
-    """The plan of ``line`` (which ends with its line end) for numbers in ``radix``."""
+def make_plan(line: str, radix: int, fields: dict[str, Field] | None = None) -> tuple:
+    """The plan of ``line`` (which ends with its line end) for numbers in ``radix``.
+    ``fields``: the plans of fields already seen in this radix, by their text (a field's
+    symbols are placed by offsets from its start, so that one plan serves every line)."""
+    if fields is None:
+        fields = {}
     m = _INSTRUCTION.match(line)
     if m is not None:
         labels, op, ac, indirect, addr, _delim, index, close = m.groups()
         at = m.start
-        op = _field_plan(op, at(2), radix)
-        ac = ac if ac is None else _field_plan(ac, at(3), radix)
-        addr = addr if addr is None else _field_plan(addr, at(5), radix)
-        index = index if index is None else _field_plan(index, at(7), radix)
-        if not (op is False or ac is False or addr is False or index is False):
-            return (INSTRUCTION, radix, m.end(), _labels(labels), op, ac, addr, index,
-                    bool(indirect), close is not None)  # fmt: skip
+        op_plan = fields.get(op)
+        if op_plan is None:
+            op_plan = fields[op] = _field_plan(op, 0, radix)
+        ac_plan = addr_plan = index_plan = None
+        ac_at = addr_at = index_at = 0
+        if ac is not None:
+            ac_at = at(3)
+            ac_plan = fields.get(ac)
+            if ac_plan is None:
+                ac_plan = fields[ac] = _field_plan(ac, 0, radix)
+        if addr is not None:
+            addr_at = at(5)
+            addr_plan = fields.get(addr)
+            if addr_plan is None:
+                addr_plan = fields[addr] = _field_plan(addr, 0, radix)
+        if index is not None:
+            index_at = at(7)
+            index_plan = fields.get(index)
+            if index_plan is None:
+                index_plan = fields[index] = _field_plan(index, 0, radix)
+        if not (op_plan is False or ac_plan is False or addr_plan is False
+                or index_plan is False):  # fmt: skip
+            return (INSTRUCTION, radix, m.end(), _labels(labels) if labels else (),
+                    op_plan, ac_plan, addr_plan, index_plan, indirect is not None,
+                    close is not None, at(2), ac_at, addr_at, index_at)  # fmt: skip
     m = _CONDITIONAL.match(line)
     if m is not None:
-        field = _field_plan(m.group(2), m.start(2), radix)
+        field = _field_plan(m.group(2), 0, radix)
         if field is not False:
             end = m.end()
             skip = _bracket_end(line, end) if line[end] == "[" else -1
@@ -354,8 +379,8 @@ def make_plan(line: str, radix: int) -> tuple:
                 success = test(to_signed(field))
                 if not success and skip >= 0:
                     return (FAILING, radix, skip, name)
-                return (CONDITIONAL, radix, end, name, None, skip, success)
-            return (CONDITIONAL, radix, end, name, field, skip, test)
+                return (CONDITIONAL, radix, end, name, None, skip, success, 0)
+            return (CONDITIONAL, radix, end, name, field, skip, test, m.start(2))
     return (NONE, radix)
 
 
@@ -397,6 +422,8 @@ class FastPath:
         # Plain lines parsed once, as statements and as macro calls.
         self.plans: dict[str, tuple] = {}
         self.call_plans: dict[str, tuple] = {}
+        # The plans of fields, by radix and their text (see make_plan).
+        self.field_plans: dict[int, dict[str, Field]] = {}
         # Lines with a one-token expansion in a field, planned with a hole there.
         self.hole_plans: dict[tuple[str, int, int], tuple[tuple, int]] = {}
         # Each text's statements by where they start, and (at ~end) what follows one
@@ -526,8 +553,12 @@ class FastPath:
     def plan_of(self, line: str) -> tuple:
         """The plan of a line, made the first time it is seen (in the current radix)."""
         plan = self.plans.get(line)
-        if plan is None or plan[1] != self.asm.radix:
-            plan = self.plans[line] = make_plan(line, self.asm.radix)
+        radix = self.asm.radix
+        if plan is None or plan[1] != radix:
+            fields = self.field_plans.get(radix)
+            if fields is None:
+                fields = self.field_plans[radix] = {}
+            plan = self.plans[line] = make_plan(line, radix, fields)
         return plan
 
     def field_value(self, field: Field, pos: int) -> int | None:
@@ -613,7 +644,8 @@ class FastPath:
         on there; a message is placed there); 0 if it is not planned.  When a macro
         call's expansion stands in its line, the line's text from ``split`` on is the
         source's text ``moved`` characters on."""
-        _, _, end, labels, op, ac, addr, index, indirect, close = plan
+        (_, _, end, labels, op, ac, addr, index, indirect, close,
+         op_at, ac_at, addr_at, index_at) = plan  # fmt: skip
         io = 0
         if op.__class__ is tuple:
             sym = self.symbols.get(op[0])
@@ -624,7 +656,7 @@ class FastPath:
         else:
             if op.__class__ is Postfix and self.io_in(op):
                 return 0
-            field = self.field_value(op, pos)
+            field = self.field_value(op, pos + op_at)
             if field is None:
                 return 0
             value = field
@@ -636,17 +668,17 @@ class FastPath:
         if ac is not None:
             sym = symbols.get(ac[0]) if ac.__class__ is tuple else None
             ac_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
-            if ac_value is None and (ac_value := self.field_value(ac, pos)) is None:
+            if ac_value is None and (ac_value := self.field_value(ac, pos + ac_at)) is None:
                 return 0
         if addr is not None:
             sym = symbols.get(addr[0]) if addr.__class__ is tuple else None
             addr_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
-            if addr_value is None and (addr_value := self.field_value(addr, pos)) is None:
+            if addr_value is None and (addr_value := self.field_value(addr, pos + addr_at)) is None:
                 return 0
         if index is not None:
             sym = symbols.get(index[0]) if index.__class__ is tuple else None
             index_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
-            if index_value is None and (index_value := self.field_value(index, pos)) is None:
+            if index_value is None and (index_value := self.field_value(index, pos + index_at)) is None:
                 return 0
         for name, offset in labels:  # (at _place(pos, offset, moved, split), inline)
             self.define_label(
@@ -676,14 +708,14 @@ class FastPath:
 
     def planned_conditional(self, plan: tuple, pos: int) -> bool:
         """``IFE A-B,`` (IFN, IFG ...) on plain symbols and numbers."""
-        _, _, end, name, field, skip, test = plan
+        _, _, end, name, field, skip, test, field_at = plan
         sym = self.symbols.get(name)
         if sym is None or sym.kind != PSEUDO or sym.handler[0] != ARITHMETIC_IF:
             return False
         if field is None:
             success = test
         else:
-            value = self.field_value(field, pos)
+            value = self.field_value(field, pos + field_at)
             if value is None:
                 return False
             success = test(to_signed(value & MASK36))
@@ -839,7 +871,7 @@ class FastPath:
             holes = [k for k in range(4, 8) if plan[0] == INSTRUCTION and plan[k] is HOLE_TOKEN]
             holed = self.hole_plans[key] = (plan, holes[0] if len(holes) == 1 else 0)
         plan, hole = holed
-        token = _token(exp, start, self.asm.radix)
+        token = _token(exp, 0, self.asm.radix)  # (the whole field, which starts there)
         if not hole or plan[2] <= start or token is False:
             return None
         filled = (*plan[:hole], token, *plan[hole + 1 :])
