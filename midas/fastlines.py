@@ -326,7 +326,7 @@ def _calls(line: str) -> tuple:
         if c in ":='\"" or (c in " \t" and line[blanks_end(line, end)] == "="):
             continue  # a label, an assignment, a variable or global mark
         name = m.group(2)[:6].upper()
-        calls.append([m.group(1), name, m.start(2), end, UNREAD, operand])
+        calls.append([m.group(1), name, m.start(2), end, UNREAD, operand, None, None])
     return tuple(calls)
 
 
@@ -531,15 +531,29 @@ class FastPath:
         pos = skip.end()
         if text[pos] in _SPECIAL:
             return pos
-        return index.get(pos) or self.new_step(index, text, pos) or pos
+        step = index.get(pos)
+        if step is None:  # new_step, inline (every new statement's cost)
+            eol = text.find("\n", pos)
+            if eol < 0:
+                return pos
+            line = text[pos : eol + 1]
+            plan = self.plans.get(line)
+            if plan is None or plan[1] != self.asm.radix:
+                plan = self.plan_of(line)
+            step = index[pos] = [pos, line, plan]
+        return step
 
     def any_call(self, line: str, pos: int) -> bool:
         """The line as one of the plain macro calls it may be (not a name with a value:
         an instruction's, before an operand that is a call)."""
         symbols = self.symbols
-        for call in self.calls_of(line)[1:]:
+        calls = self.call_plans.get(line)
+        if calls is None or calls[0] != self.asm.radix:
+            calls = self.calls_of(line)
+        for k in range(1, len(calls)):
+            call = calls[k]
             sym = symbols.get(call[1])
-            if sym is not None and sym.kind != VALUE and self.planned_call(call, line, pos):
+            if sym is not None and sym.kind != VALUE and self.planned_call(call, line, pos, sym):
                 return True
         return False
 
@@ -723,17 +737,20 @@ class FastPath:
         return True
 
     def planned_call(
-        self, call: list[Any], line: str, pos: int, moved: int = 0, split: int = 1 << 30
-    ) -> bool:
+        self, call: list[Any], line: str, pos: int, sym: Sym | None = None, moved: int = 0,
+        split: int = 1 << 30,
+    ) -> bool:  # fmt: skip
         """A macro call whose arguments are all read the normal way.  A body of one line
         stands for its text: see :meth:`substituted_call`.  Otherwise the call must
         begin the statement and the body end with a line end, so that the statements
         it holds are the same whether or not the call began one.  ``moved`` and
-        ``split``: as for :meth:`planned_instruction` (then the call is all text)."""
-        labels, name, start, name_end, scans, operand = call
-        sym = self.symbols.get(name)
+        ``split``: as for :meth:`planned_instruction` (then the call is all text).
+        ``sym``: the name's symbol, if the caller has looked it up."""
+        labels, name, start, name_end, scans, operand, _, fixed = call
         if sym is None:
-            return False
+            sym = self.symbols.get(name)
+            if sym is None:
+                return False
         if labels.__class__ is str:
             labels = call[0] = _labels(labels)
         if sym.kind == PSEUDO and not operand:
@@ -756,35 +773,49 @@ class FastPath:
             return False
         dummies = macro.dummies
         n = len(dummies)
-        end = name_end
-        values = [""] * n
-        status = [UNSPECIFIED] * n
-        if n and scans:
-            for k, (argument, how, scan_end) in enumerate(scans):
-                if k == n:
-                    break
-                if argument is None:
-                    if how == MORE:
-                        status[k] = NULLSPECIFIED
-                else:
-                    if argument.__class__ is not str:
-                        argument = self.field_numeral(argument, pos)
-                        if argument is None:
-                            return False
-                    values[k] = argument
-                    status[k] = SPECIFIED
-                end = scan_end + (how == END_EOL)
-        elif n:  # the name alone: every dummy unspecified (a line end after it goes)
-            end += line[end] == "\n"
+        if fixed is not None and fixed[0] == n:  # arguments that are text, read before
+            values, status, end = fixed[1]
+        else:
+            end = name_end
+            values = [""] * n
+            status = [UNSPECIFIED] * n
+            text_only = True
+            if n and scans:
+                for k, (argument, how, scan_end) in enumerate(scans):
+                    if k == n:
+                        break
+                    if argument is None:
+                        if how == MORE:
+                            status[k] = NULLSPECIFIED
+                    else:
+                        if argument.__class__ is not str:
+                            text_only = False
+                            argument = self.field_numeral(argument, pos)
+                            if argument is None:
+                                return False
+                        values[k] = argument
+                        status[k] = SPECIFIED
+                    end = scan_end + (how == END_EOL)
+            elif n:  # the name alone: every dummy unspecified (a line end after it goes)
+                end += line[end] == "\n"
+            if text_only:  # the same for every call of a macro with n dummies
+                call[7] = (n, (values, status, end))
         if macro.one_line:
             expansion = macro.body[:-1].format(*values)
-            return self.substituted_call(line, pos, start, end, expansion)
+            return self.substituted_call(call, line, pos, start, end, expansion)
         args = self.asm.filled_arguments(dummies, values, status) if n else []
-        for label, offset in labels:
-            self.define_label(label, _place(pos, offset, moved, split), False, 0)
-        site = self.reader.site(_place(pos, start, moved, split))
-        frame = Frame(MACRO, macro.body.format(*args), site, name)
-        self.reader.push_frame(frame, _place(pos, end, moved, split))
+        if moved:
+            for label, offset in labels:
+                self.define_label(label, _place(pos, offset, moved, split), False, 0)
+            start = _place(pos, start, moved, split)
+            end = _place(pos, end, moved, split)
+        else:
+            for label, offset in labels:
+                self.define_label(label, pos + offset, False, 0)
+            start += pos
+            end += pos
+        frame = Frame(MACRO, macro.body.format(*args), self.reader.site(start), name)
+        self.reader.push_frame(frame, end)
         return True
 
     def starts_anew(self, body: str) -> bool:
@@ -813,30 +844,44 @@ class FastPath:
         self.expr.inline_pseudo(sym, name, _place(pos, start, moved, split))
         return True
 
-    def substituted_call(self, line: str, pos: int, start: int, end: int, exp: str) -> bool:
-        """The call at ``start``-``end`` of the line, whose expansion ``exp`` is one line,
-        read as MIDAS reads it: the line with the expansion in place of the call (and,
-        if the call ate the line end, the next line after it).  Only when that is a
-        planned instruction in which nothing can go wrong: the general reader reports
+    def substituted_call(
+        self, call: list[Any], line: str, pos: int, start: int, end: int, exp: str
+    ) -> bool:
+        """The ``call`` at ``start``-``end`` of the line, whose expansion ``exp`` is one
+        line, read as MIDAS reads it: the line with the expansion in place of the call
+        (and, if the call ate the line end, the next line after it).  Only when that is
+        a planned instruction in which nothing can go wrong: the general reader reports
         errors in an expansion at the call, which this reading cannot."""
+        # What the expansion makes of the line, kept with the call for each expansion
+        # (and next line) it is seen with: the line with the expansion in place of
+        # the call, with its plan, or when the expansion is one token that fills a
+        # field of an instruction, the plan of that instruction.
+        made = call[6]
+        if made is None:
+            made = call[6] = {}
         if line[end - 1] == "\n":  # the call ate the line end: the next line follows
             text = self.reader.text
-            rest_pos = pos + end
-            eol = text.find("\n", rest_pos)
+            eol = text.find("\n", pos + end)
             if eol < 0:
                 return False
-            rest = text[rest_pos : eol + 1]
+            key: str | tuple[str, str] = (exp, text[pos + end : eol + 1])
         else:
-            if _ONE_TOKEN.fullmatch(exp):
-                planned = self.planned_with_token(line, pos, start, end, exp)
-                if planned is not None:
-                    return planned
-            rest_pos = pos + end
-            rest = line[end:]
+            key = exp
+        known = made.get(key)
+        radix = self.asm.radix
+        if known is None or known[0] != radix or known[1] != end:
+            filled = synthetic = plan = None
+            if key is exp and _ONE_TOKEN.fullmatch(exp):
+                filled = self.filled_plan(line, start, end, exp)
+            if filled is None:
+                synthetic = line[:start] + exp + (line[end:] if key is exp else key[1])
+                plan = self.plan_of(synthetic)
+            known = made[key] = (radix, end, filled, synthetic, plan)
+        _, _, filled, synthetic, plan = known
+        if filled is not None:
+            return self.planned_with_token(filled, pos, start, end)
         split = start + len(exp)
-        moved = pos + split - rest_pos
-        synthetic = line[:start] + exp + rest
-        plan = self.plan_of(synthetic)
+        moved = split - end
         if plan[0] != INSTRUCTION:
             # Perhaps labels and a call or pseudo-op, its name after the expansion.
             for call in self.calls_of(synthetic)[1:]:
@@ -844,7 +889,7 @@ class FastPath:
                 if call[0].__class__ is str:
                     call[0] = _labels(call[0])
                 if name_start >= split and not call[5] and not self.clashes(call[0], start, split):
-                    return self.planned_call(call, synthetic, pos, moved, split)
+                    return self.planned_call(call, synthetic, pos, None, moved, split)
             return False
         if plan[2] < split:
             return False
@@ -857,13 +902,11 @@ class FastPath:
             self.reader.seek(stop)  # (the caller goes on where the reader is)
         return stop != 0
 
-    def planned_with_token(
-        self, line: str, pos: int, start: int, end: int, exp: str
-    ) -> bool | None:
-        """:meth:`substituted_call` when the expansion is one token that makes a whole
-        field of an instruction (``MOVE A,CONC OX,\\5``): the line is planned once,
-        with a hole where the call stands, for every token that fills it.  None when
-        that is not the case."""
+    def filled_plan(self, line: str, start: int, end: int, exp: str) -> tuple | None:
+        """The plan of the line with the one-token expansion ``exp`` in place of the
+        call at ``start``-``end``, when the token makes a whole field of an instruction
+        (``MOVE A,CONC OX,\\5``): the line is planned once, with a hole where the call
+        stands, for every token that fills it.  None when that is not the case."""
         key = (line, start, end)
         holed = self.hole_plans.get(key)
         if holed is None or holed[0][1] != self.asm.radix:
@@ -874,7 +917,10 @@ class FastPath:
         token = _token(exp, 0, self.asm.radix)  # (the whole field, which starts there)
         if not hole or plan[2] <= start or token is False:
             return None
-        filled = (*plan[:hole], token, *plan[hole + 1 :])
+        return (*plan[:hole], token, *plan[hole + 1 :])
+
+    def planned_with_token(self, filled: tuple, pos: int, start: int, end: int) -> bool:
+        """:meth:`substituted_call` with the line's :meth:`filled_plan`."""
         if self.asm.pass_no == 2 and not self.all_defined(filled):
             return False
         stop = self.planned_instruction(filled, pos, start + 1 - end, start + 1)
@@ -884,7 +930,10 @@ class FastPath:
 
     def clashes(self, labels: tuple, start: int, split: int) -> bool:
         """Whether a label the expansion (``start``-``split``) defines would be an error."""
-        return any(start <= offset < split and self.label_clash(label) for label, offset in labels)
+        for label, offset in labels:
+            if start <= offset < split and self.label_clash(label):
+                return True
+        return False
 
     def label_clash(self, name: str) -> bool:
         """Whether defining the label here is an error (multiply defined, phase)."""
