@@ -30,7 +30,7 @@ from .expressions import (
 )
 from .macros import END_EOL, END_OTHER, MORE, NULLSPECIFIED, SPECIFIED, UNSPECIFIED
 from .reader import STATEMENT_GAP
-from .source import MACRO, Frame, blanks_end
+from .source import MACRO, Frame
 from .symbols import F_IO, F_PREDEF, P_INLINE, PSEUDO, SPECIAL, VALUE, Sym
 from .symbols import MACRO as MACRO_SYM
 from .textcodes import numeral, text_words
@@ -66,12 +66,15 @@ _BRACKETS = re.compile(r"[\[\]]")
 _LABELS = rf"((?:{_NAME}:(?!:)[ \t]*)*)"
 _CALL = re.compile(rf"{_LABELS}({_NAME})")
 _OPERAND_CALL = re.compile(rf"{_LABELS}{_EXPR}[ \t]+(?:{_EXPR},)?@?({_NAME})")
+_CALL_PATTERNS = ((_CALL, False), (_OPERAND_CALL, True))
 _FIELD = re.compile(rf"[ \t]*({_EXPR})(?=[ \t,;\n\]>)}}])")
 _TERMS = re.compile(_TERM)
 _ONE_TOKEN = re.compile(_TOKEN)
 _PLAIN_ARG = re.compile(r"[^,;\n]*")
 _LEAD = re.compile(rf"[ \t]*({_NAME})?")  # a body's first line: blanks and a name
 _SPECIAL = frozenset(";]})>\x00")  # after the blanks: not the start of a statement
+_ASSIGNMENT = re.compile(r"[ \t]*=")  # after a name: it is assigned a value
+_BLANKS_COMMENT = re.compile(r"[ \t]*;")
 
 # Kinds of plan: FAILING is a conditional on a number that fails, with a [...] to skip.
 NONE, INSTRUCTION, CONDITIONAL, FAILING = range(4)
@@ -221,6 +224,11 @@ def _text_plan(name: str, delim: str, text: str) -> Text | bool:
 def _bracket_end(line: str, start: int) -> int:
     """Where the ``[...]`` starting at ``start`` ends (just after its ``]``), counting only
     brackets; -1 if it does not end on this line."""
+    close = line.find("]", start)
+    if close < 0:
+        return -1
+    if line.find("[", start + 1, close) < 0:  # (the usual: no bracket inside)
+        return close + 1
     depth = 0
     for m in _BRACKETS.finditer(line, start):
         depth += 1 if m.group() == "[" else -1
@@ -246,16 +254,16 @@ def _call_scans(line: str, start: int, radix: int) -> tuple | None:
     c = line[start]
     if c == "\n" or c == ";":
         return ()
-    if c in "([{<:='\"" or (c in " \t" and line[blanks_end(line, start)] == "="):
+    if c in "([{<:='\"" or ((c == " " or c == "\t") and _ASSIGNMENT.match(line, start)):
         return None  # a parenthesized call, a label, an assignment, a suffix
     i = start + 1  # the character after the name is not part of the arguments
     scans: list[Scan] = []
     while True:
         c = line[i]
         if c == " " or c == "\t":
-            j = blanks_end(line, i)
-            if line[j] == ";":
-                i, c = j, ";"
+            comment = _BLANKS_COMMENT.match(line, i)
+            if comment is not None:
+                i, c = comment.end() - 1, ";"
         if c == ",":
             i += 1
             scans.append((None, MORE, i))
@@ -317,13 +325,13 @@ def _calls(line: str) -> tuple:
     are made when the name is first found to be a macro's or a pseudo-op's; a name
     beginning the statement may also be an inline pseudo-op's."""
     calls = []
-    for pattern, operand in ((_CALL, False), (_OPERAND_CALL, True)):
+    for pattern, operand in _CALL_PATTERNS:
         m = pattern.match(line)
         if m is None:
             continue
         end = m.end()
         c = line[end]
-        if c in ":='\"" or (c in " \t" and line[blanks_end(line, end)] == "="):
+        if c in ":='\"" or ((c == " " or c == "\t") and _ASSIGNMENT.match(line, end)):
             continue  # a label, an assignment, a variable or global mark
         name = m.group(2)[:6].upper()
         calls.append([m.group(1), name, m.start(2), end, UNREAD, operand, None, None])
@@ -365,7 +373,7 @@ def make_plan(line: str, radix: int, fields: dict[str, Field] | None = None) -> 
             return (INSTRUCTION, radix, m.end(), _labels(labels) if labels else (),
                     op_plan, ac_plan, addr_plan, index_plan, indirect is not None,
                     close is not None, at(2), ac_at, addr_at, index_at)  # fmt: skip
-    m = _CONDITIONAL.match(line)
+    m = _CONDITIONAL.match(line) if line[0] in "Ii" else None
     if m is not None:
         field = _field_plan(m.group(2), 0, radix)
         if field is not False:
@@ -572,7 +580,8 @@ class FastPath:
             fields = self.field_plans.get(radix)
             if fields is None:
                 fields = self.field_plans[radix] = {}
-            plan = self.plans[line] = make_plan(line, radix, fields)
+            plan = make_plan(line, radix, fields)
+            self.plans[line] = plan
         return plan
 
     def field_value(self, field: Field, pos: int) -> int | None:
