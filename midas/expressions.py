@@ -33,7 +33,8 @@ from .symbols import (
     Sym,
 )
 from .textcodes import SQUOZE_CHARS_SET, sixbit_code, upper_code
-from .words import INDIRECT, MASK18, MASK36, ac_bits, ac_problem, add_field, add_rh, swap
+from .words import INDIRECT, MASK36, ac_bits, ac_problem, add_field, add_rh, halves, swap
+from .words import MASK18 as MASK18  # (the statement processor's modules take it from here)
 
 T = TypeVar("T")
 Ts = TypeVarTuple("Ts")
@@ -120,11 +121,12 @@ def add_quoted_char(value: int, q: str, c: str) -> int | None:
 def quoted_value(q: str, chars: str) -> int | None:
     """The value of ``q`` and the characters after it, read as :meth:`Evaluator.quoted`
     reads them (none of them a quote); None if one has no SIXBIT code."""
-    value: int | None = 0
+    value = 0
     for c in chars:
-        value = add_quoted_char(value, q, c)  # type: ignore[arg-type]
-        if value is None:
+        word = add_quoted_char(value, q, c)
+        if word is None:
             return None
+        value = word
     return value
 
 
@@ -337,8 +339,7 @@ class Evaluator:
         s1 = seps[0]
         n = len(fields)
         if s1 == ",,":
-            value = (((a or 0) & MASK18) << 18) + (b & MASK18)
-            return self.extra_fields(value, fields, seps, 2)
+            return self.extra_fields(halves(a or 0, b), fields, seps, 2)
         if a is None or s1 == ",":
             if n > 2:
                 self.word_error("this pattern of commas and spaces has no meaning in a word")

@@ -34,7 +34,7 @@ from .source import MACRO, Frame
 from .symbols import F_IO, F_PREDEF, P_INLINE, PSEUDO, SPECIAL, VALUE, Sym
 from .symbols import MACRO as MACRO_SYM
 from .textcodes import numeral, text_words
-from .words import instruction
+from .words import halves, instruction
 
 # Names, numbers and fields are matched possessively: what may follow one is never a
 # character it could give back, and without giving back a line that is not plain is
@@ -43,27 +43,31 @@ _NAME = r"\.?[A-Za-z$%][A-Za-z0-9$%.]*+"
 HOLE = "\x01"  # in a line planned with a hole where a one-token expansion goes
 # A quoted character and the SQUOZE characters glued to it ("A, 'FOO): a number.
 _QUOTED = r"[\"'][A-Za-z0-9$%.]++"
-_PLAIN_TOKEN = rf"(?:{_NAME}|[0-9]++\.?|\.|{HOLE}|{_QUOTED})"
-_PLAIN_EXPR = rf"(?>[-#]?{_PLAIN_TOKEN}(?:[-+*/&#\\_][-#]?{_PLAIN_TOKEN})*)"
-# A token is a plain one or a grouping of a field of them: "<A+1>".
-_TOKEN = rf"(?:{_PLAIN_TOKEN}|<{_PLAIN_EXPR}>)"
-# A field of plain tokens and binary operators, each token perhaps negated or
-# complemented: "A", "FOO+2", "-1", ".RPCNT&7+1", "#X&777", "<N*3+1>&777".
+# A grouping of a field, two deep at most: "<A+1>", "<<N+1>*2>" (matched by its brackets
+# alone: what is in it is a field of tokens, or the line is not plain; see _token).
+_GROUP = r"<(?:[^<>;\n]|<[^<>;\n]*>)*+>"
+_TOKEN = rf"(?:{_NAME}|[0-9]++\.?|\.|{HOLE}|{_QUOTED}|{_GROUP})"
+# A field of tokens and binary operators, each token perhaps negated or complemented:
+# "A", "FOO+2", "-1", ".RPCNT&7+1", "#X&777", "<N*3+1>&777".
 _TERM = r"([-#]?)(" + _TOKEN + r")([-+*/&#\\_]?)"
 _EXPR = rf"(?>[-#]?{_TOKEN}(?:[-+*/&#\\_][-#]?{_TOKEN})*)"
+_WHOLE_EXPR = re.compile(_EXPR)
 # A one-line text in a literal: "[SIXBIT /FOO/]", "[ASCIZ |A?|]".
 _TEXT_OPS = "SIXBIT|ASCIZ|ASCII|ASCIC"
 _TEXT = rf"(?i:{_TEXT_OPS})[ \t]++(?P<delim>[^ \t\n])(?:(?!(?P=delim))[^\n])*+(?P=delim)"
 _TEXT_PARTS = re.compile(rf"((?i:{_TEXT_OPS}))[ \t]+(.)(.*)\2", re.DOTALL)
+_LABELS = rf"((?:{_NAME}:(?!:)[ \t]*)*)"
+_ADDRESS = rf"{_EXPR}|\[{_EXPR}\]|\[{_TEXT}\]"  # (a field that may be a literal)
+_END = r"[ \t]*(?=[;\n]|(\])[ \t]*[;\n])"  # (or the ] of a successful conditional)
 _INSTRUCTION = re.compile(
-    rf"((?:{_NAME}:(?!:)[ \t]*)*)({_EXPR})(?:[ \t]+(?:({_EXPR}),)?(@)?"
-    rf"({_EXPR}|\[{_EXPR}\]|\[{_TEXT}\])?(?:\(({_EXPR})\))?)?[ \t]*"
-    rf"(?=[;\n]|(\])[ \t]*[;\n])"
+    rf"{_LABELS}({_EXPR})(?:[ \t]+(?:({_EXPR}),)?(@)?({_ADDRESS})?(?:\(({_EXPR})\))?)?{_END}"
 )
+# Halfwords "L,,R"; labels alone.
+_HALVES = re.compile(rf"{_LABELS}({_EXPR}),,({_ADDRESS})?{_END}")
+_LABELS_ALONE = re.compile(rf"{_LABELS}[ \t]*(?=[;\n])")
 _LABEL = re.compile(rf"({_NAME}):[ \t]*")
 _CONDITIONAL = re.compile(rf"(IF[ENGL]E?)[ \t]+({_EXPR}),", re.IGNORECASE)
 _BRACKETS = re.compile(r"[\[\]]")
-_LABELS = rf"((?:{_NAME}:(?!:)[ \t]*)*)"
 _CALL = re.compile(rf"{_LABELS}({_NAME})")
 _OPERAND_CALL = re.compile(rf"{_LABELS}{_EXPR}[ \t]+(?:{_EXPR},)?@?({_NAME})")
 _CALL_PATTERNS = ((_CALL, False), (_OPERAND_CALL, True))
@@ -76,8 +80,9 @@ _SPECIAL = frozenset(";]})>\x00")  # after the blanks: not the start of a statem
 _ASSIGNMENT = re.compile(r"[ \t]*=")  # after a name: it is assigned a value
 _BLANKS_COMMENT = re.compile(r"[ \t]*;")
 
-# Kinds of plan: FAILING is a conditional on a number that fails, with a [...] to skip.
-NONE, INSTRUCTION, CONDITIONAL, FAILING = range(4)
+# Kinds of plan: FAILING is a conditional on a number that fails, with a [...] to skip;
+# HALVES a word "L,,R"; LABELS labels alone.
+NONE, INSTRUCTION, CONDITIONAL, FAILING, HALVES, LABELS = range(6)
 ARITHMETIC_IF = "p_if_arithmetic"  # the method of IFE ... IFLE, by which they are known
 TEXT_PSEUDO = "p_text"  # the method of ASCII, ASCIZ, ASCIC, SIXBIT (and .ASCII)
 DOT = object()  # the token "."
@@ -205,11 +210,13 @@ def _token(text: str, offset: int, radix: int) -> Token:  # False: not a number
     if text == HOLE:
         return HOLE_TOKEN
     if c == "<":  # a grouping: the value of the field in it (a number now, if it is one)
+        if _WHOLE_EXPR.fullmatch(text, 1, len(text) - 1) is None:
+            return False  # (not a field of tokens: blanks, commas ...)
         inner = _field_plan(text[1:-1], offset + 1, radix)
         return inner if inner is False or inner.__class__ is int else Group(inner)
     if c == '"' or c == "'":
-        value = quoted_value(c, text[1:])
-        return False if value is None else value
+        quoted = quoted_value(c, text[1:])
+        return False if quoted is None else quoted
     return (text[:6].upper(), offset)
 
 
@@ -373,6 +380,25 @@ def make_plan(line: str, radix: int, fields: dict[str, Field] | None = None) -> 
             return (INSTRUCTION, radix, m.end(), _labels(labels) if labels else (),
                     op_plan, ac_plan, addr_plan, index_plan, indirect is not None,
                     close is not None, at(2), ac_at, addr_at, index_at)  # fmt: skip
+    if ",," in line:
+        m = _HALVES.match(line)
+        if m is not None:
+            labels, left, right, _delim, close = m.groups()
+            left_plan = fields.get(left)
+            if left_plan is None:
+                left_plan = fields[left] = _field_plan(left, 0, radix)
+            right_plan = None
+            if right is not None:
+                right_plan = fields.get(right)
+                if right_plan is None:
+                    right_plan = fields[right] = _field_plan(right, 0, radix)
+            if left_plan is not False and right_plan is not False:
+                return (HALVES, radix, m.end(), _labels(labels), left_plan, right_plan,
+                        close is not None, m.start(2), m.start(3))  # fmt: skip
+    if ":" in line:
+        m = _LABELS_ALONE.match(line)
+        if m is not None and m.group(1):
+            return (LABELS, radix, m.end(), _labels(m.group(1)))
     m = _CONDITIONAL.match(line) if line[0] in "Ii" else None
     if m is not None:
         field = _field_plan(m.group(2), 0, radix)
@@ -485,6 +511,14 @@ class FastPath:
                     reader.conditional(False, end)
             elif kind == CONDITIONAL:
                 ok = self.planned_conditional(plan, pos)
+            elif kind == HALVES:
+                stop = self.planned_halves(plan, pos)
+                ok = stop != 0
+            elif kind == LABELS:
+                for name, offset in plan[3]:
+                    self.define_label(name, pos + offset, False, 0)
+                stop = pos + plan[2]
+                ok = True
             else:
                 ok = False
             if not ok:
@@ -701,7 +735,10 @@ class FastPath:
         if index is not None:
             sym = symbols.get(index[0]) if index.__class__ is tuple else None
             index_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
-            if index_value is None and (index_value := self.field_value(index, pos + index_at)) is None:
+            if (
+                index_value is None
+                and (index_value := self.field_value(index, pos + index_at)) is None
+            ):
                 return 0
         for name, offset in labels:  # (at _place(pos, offset, moved, split), inline)
             self.define_label(
@@ -717,6 +754,30 @@ class FastPath:
         else:
             ac_word = ac_value << 23  # ac_bits of an AC that fits: nothing to say
         self.emit(instruction(value, ac_word, addr_value, index_value, indirect), stop)
+        return stop
+
+    def planned_halves(self, plan: tuple, pos: int) -> int:
+        """``L,,R``: as :meth:`planned_instruction`, the halfwords placed by the general
+        reader's rule (midas.words)."""
+        _, _, end, labels, left, right, close, left_at, right_at = plan
+        if close and not self.reader.in_conditional():
+            return 0  # only the end of a successful conditional may follow
+        symbols = self.symbols
+        sym = symbols.get(left[0]) if left.__class__ is tuple else None
+        left_value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
+        if left_value is None and (left_value := self.field_value(left, pos + left_at)) is None:
+            return 0
+        right_value = 0
+        if right is not None:
+            sym = symbols.get(right[0]) if right.__class__ is tuple else None
+            value = sym.value if sym and sym.kind == VALUE and sym.defpass else None
+            if value is None and (value := self.field_value(right, pos + right_at)) is None:
+                return 0
+            right_value = value
+        for name, offset in labels:
+            self.define_label(name, pos + offset, False, 0)
+        stop = pos + end
+        self.emit(halves(left_value, right_value), stop)
         return stop
 
     def io_in(self, field: Postfix) -> bool:
