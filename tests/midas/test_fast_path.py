@@ -232,6 +232,10 @@ def expansion_lines(draw) -> str:
                 "IRP X,,[A,B]\n\tMOVE X,FOO\nTERMIN",
                 f'IRPC X,,[{t}]\n\tMOVEI 1,"X\nTERMIN',
                 f"CAMLE A,[{e}]",
+                f"MOVE A,CONC FOO,\\<{e}>",  # (a grouping, a quoted character, halfwords)
+                f'TWO <{t}>,"A',
+                f"{t},,CONC FOO,\\{e}",
+                f"L{draw(st.integers(0, 3))}:",
                 f"{e}",
                 f"L{draw(st.integers(0, 3))}: {e} {t},{e}",
             ]
