@@ -10,7 +10,7 @@ from .errors import AsmError
 from .expressions import DONE, MASK18, MASK36, SQUOZE, to_signed
 from .source import EOF_CH, TEXT
 from .symbols import P_VALUE, pseudo, special
-from .textcodes import ascii_words, numeral, sixbit_code, sixbit_words, squoze
+from .textcodes import numeral, squoze, text_words
 
 
 class DataMixin:
@@ -56,19 +56,9 @@ class DataMixin:
         if text is None:
             self.error(f"{name} needs a delimited text, e.g. {name} /HELLO/")
             return 0
-        text = text.replace("\n", "\r\n")
-        if name == "SIXBIT":
-            codes = []
-            for c in text:
-                code = sixbit_code(c)
-                if code is None:
-                    self.error(f"SIXBIT: {c!r} has no SIXBIT code")
-                    code = 0
-                codes.append(code)
-            words = sixbit_words(codes)
-        else:
-            terminator = {"ASCII": None, "ASCIZ": 0, ".ASCII": 0, "ASCIC": 3}[name]
-            words = ascii_words(text, terminator)
+        words, bad = text_words(name, text.replace("\n", "\r\n"))
+        for c in bad:
+            self.error(f"SIXBIT: {c!r} has no SIXBIT code")
         return self.text_value(name, words)
 
     def ascii_with_values(self) -> str | None:

@@ -33,7 +33,8 @@ from .symbols import (
     Sym,
 )
 from .textcodes import SQUOZE_CHARS_SET, sixbit_code, upper_code
-from .words import INDIRECT, MASK18, MASK36, ac_bits, ac_problem, add_field, add_rh, swap
+from .words import INDIRECT, MASK36, ac_bits, ac_problem, add_field, add_rh, halves, swap
+from .words import MASK18 as MASK18  # (the statement processor's modules take it from here)
 
 T = TypeVar("T")
 Ts = TypeVarTuple("Ts")
@@ -106,6 +107,27 @@ def apply_operator(op: str, a: int, b: int) -> int | None:
             q = -q
         return q & MASK36
     return lsh(a, b)
+
+
+def add_quoted_char(value: int, q: str, c: str) -> int | None:
+    """A quoted text's value with the character ``c`` added: ``"`` ASCII, ``'`` SIXBIT
+    (None if ``c`` has no SIXBIT code)."""
+    if q == '"':
+        return ((value << 7) | (ord(c) & 0o177)) & MASK36
+    code = sixbit_code(c)
+    return None if code is None else ((value << 6) | code) & MASK36
+
+
+def quoted_value(q: str, chars: str) -> int | None:
+    """The value of ``q`` and the characters after it, read as :meth:`Evaluator.quoted`
+    reads them (none of them a quote); None if one has no SIXBIT code."""
+    value = 0
+    for c in chars:
+        word = add_quoted_char(value, q, c)
+        if word is None:
+            return None
+        value = word
+    return value
 
 
 def _shown(digits: str) -> str:
@@ -317,8 +339,7 @@ class Evaluator:
         s1 = seps[0]
         n = len(fields)
         if s1 == ",,":
-            value = (((a or 0) & MASK18) << 18) + (b & MASK18)
-            return self.extra_fields(value, fields, seps, 2)
+            return self.extra_fields(halves(a or 0, b), fields, seps, 2)
         if a is None or s1 == ",":
             if n > 2:
                 self.word_error("this pattern of commas and spaces has no meaning in a word")
@@ -631,13 +652,11 @@ class Evaluator:
                 return value
 
     def add_quoted_char(self, value: int, q: str, c: str) -> int:
-        if q == '"':
-            return ((value << 7) | (ord(c) & 0o177)) & MASK36
-        code = sixbit_code(c)
-        if code is None:
+        word = add_quoted_char(value, q, c)
+        if word is None:
             self.reader.error(f"{c!r} has no SIXBIT code")
-            code = 0
-        return ((value << 6) | code) & MASK36
+            return (value << 6) & MASK36  # (taken as 0)
+        return word
 
     def symbol_syllable(self, run: str, start: int) -> int | Literal[Signal.DONE] | None:
         """A symbol: its value, or the effect of a label/assignment/macro/pseudo-op.

@@ -11,6 +11,7 @@ __all__ = [
     "sixbit_code",
     "sixbit_words",
     "squoze",
+    "text_words",
     "upper_code",
 ]
 
@@ -69,6 +70,23 @@ def sixbit_words(codes: list[int]) -> list[int]:
             w = (w << 6) | c
         words.append(w)
     return words
+
+
+def text_words(name: str, text: str) -> tuple[list[int], list[str]]:
+    """The words of the text pseudo-op ``name`` (ASCII, ASCIZ, ASCIC, .ASCII, SIXBIT)
+    for ``text``, and the characters that SIXBIT has no code for (each taken as 0)."""
+    if name != "SIXBIT":
+        terminator = {"ASCII": None, "ASCIZ": 0, ".ASCII": 0, "ASCIC": 3}[name]
+        return ascii_words(text, terminator), []
+    codes = []
+    bad = []
+    for c in text:
+        code = sixbit_code(c)
+        if code is None:
+            bad.append(c)
+            code = 0
+        codes.append(code)
+    return sixbit_words(codes), bad
 
 
 def numeral(value: int, radix: int) -> str:

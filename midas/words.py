@@ -49,6 +49,11 @@ def ac_problem(b: int, io: bool, old: bool) -> tuple[str, bool] | None:
     return None
 
 
+def halves(left: int, right: int) -> int:
+    """``L,,R``: the two halfwords."""
+    return ((left & MASK18) << 18) + (right & MASK18)
+
+
 def add_field(word: int, bits: int) -> int:
     """A field placed by adding it to the whole word (the AC field's bits, an index)."""
     return (word + bits) & MASK36

@@ -77,6 +77,79 @@ def test_generated_lines_agree(body: list[str]) -> None:
     same("A=1\nB=2\nFOO=100\nBAR=1000\nP=17\n" + "\n".join(body) + "\nEND\n")
 
 
+# Fields the fast path plans beyond plain tokens: groupings (two deep), quoted characters,
+# and one-line texts in a literal; and words of halfwords, labels alone.
+GROUPS = st.builds(
+    lambda a, op, b, outer: outer.format(f"<{a}{op}{b}>"),
+    TOKENS,
+    st.sampled_from(["", "+", "-", "*", "&", "/"]),
+    TOKENS,
+    st.sampled_from(["{}", "{}&777", "-{}", "<{}*2>", "<{}+A>-1", "{}+<B>", "< {}>", "<{},1>"]),
+)
+QUOTED = st.sampled_from(['"A', '"a', '"AB', '"1.', "'A", "'FOO", "'ab", '"A"B', '";', "'^", '"'])
+TEXTS = st.builds(
+    lambda op, text: f"[{op} {text}]",
+    st.sampled_from(["SIXBIT", "ASCIZ", "ASCII", "ASCIC", "sixbit", ".ASCII", "SIXBITS"]),
+    st.sampled_from(["/AB/", "/HELLO THERE/", "|A;B|", "//", "/a{/", ".X.", "/ONE TWO THREE/"]),
+)
+MORE_FIELDS = st.one_of(TOKENS, GROUPS, QUOTED, TEXTS)
+
+
+@st.composite
+def wider_lines(draw) -> str:
+    label = draw(st.sampled_from(["", "L1: ", "L2:\t", "L1: L3: ", "L2:: "]))
+    kind = draw(st.integers(0, 3))
+    if kind == 0:  # an instruction with the wider fields
+        op = draw(st.one_of(NAMES, GROUPS, QUOTED))
+        ac = draw(st.sampled_from(["", draw(st.one_of(TOKENS, GROUPS, QUOTED)) + ","]))
+        addr = draw(st.sampled_from(["", draw(MORE_FIELDS)]))
+        idx = draw(st.sampled_from(["", f"({draw(st.one_of(TOKENS, GROUPS))})"]))
+        rest = f"{ac}{addr}{idx}"
+        body = f"{op}{' ' + rest if rest else ''}"
+    elif kind == 1:  # halfwords
+        left = draw(st.one_of(TOKENS, GROUPS, QUOTED))
+        right = draw(st.sampled_from(["", draw(MORE_FIELDS)]))
+        body = f"{left},,{right}" + draw(st.sampled_from(["", "", "", " 5", ",6"]))
+    elif kind == 2:  # labels alone
+        body = ""
+    else:  # a conditional around one of them
+        body = f"IFN {draw(TOKENS)},[{draw(TOKENS)},,{draw(TOKENS)}]"
+    tail = draw(st.sampled_from(["", " ; note", "\t"]))
+    return f"{label}{body}{tail}"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(wider_lines(), lines()), min_size=1, max_size=6))
+def test_generated_wider_lines_agree(body: list[str]) -> None:
+    same("A=1\nB=2\nFOO=100\nBAR=1000\nP=17\n" + "\n".join(body) + "\nEND\n")
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        # groupings: undefined inside (pass 2's message at the symbol), an I/O name in
+        # one (no device field), blanks or a comma in one (the general reader's)
+        "A=1\nX: MOVE 1,<UND+1>&777\nMOVE 2,<<A+2>*3>(A)\nMOVE <A+1>,<-A>\nEND\n",
+        "MOVE 1,<DATAO>\n<DATAO> 14,\n<CONO 4>\nMOVE 1,< A >\nMOVE 1,<A,B>\nEND\n",
+        "RADIX 10.\nMOVE 1,<19+1>\nRADIX 8\nMOVE 1,<19+1>\nMOVE 1,<1/0>\nEND\n",
+        # quoted characters
+        'CAIE 1,"A\nCAIE 1,"a\nCAIE 1,\'ab\nMOVE 1,"AB"CD\nCAIE 1,";\nEND\n',
+        # texts in literals: shared, none, several words, a character SIXBIT has no code
+        # for, the pseudo-op redefined, expunged or literals forbidden
+        "HRRZ 1,[SIXBIT /B1/]\nHRRZ 2,[SIXBIT /B1/]\nHRRZ 3,[ASCIZ /HELLO THERE/]\n"
+        "HRRZ 1,[ASCIZ //]\nHRRZ 1,[SIXBIT /a{/]\nHRRZ 1,[ASCII .AB.]\nEND\n",
+        "DEFINE SIXBIT X\n5\nTERMIN\nHRRZ 1,[SIXBIT /A/]\nEND\n",
+        "EXPUNGE ASCIZ\nHRRZ 1,[ASCIZ /A/]\nEND\n",
+        ".LITSW=1\nHRRZ 1,[ASCIZ /A/]\nEND\n",
+        # halfwords and labels alone
+        "L: A,,B\n1,,\n2,,[3]\n4,,[ASCIZ /X/]\nUND,,5\nIFN 1,[6,,7]\n7,,8 9\n,,5\n"
+        "FOO::\nBAR:\nBAZ: ; c\nL:\nA=1\nB=2\nEND\n",
+    ],
+)
+def test_wider_sources_agree(source: str) -> None:
+    same(source)
+
+
 @st.composite
 def conditionals(draw) -> str:
     name = draw(st.sampled_from(["IFE", "IFN", "IFG", "IFGE", "IFL", "IFLE", "ifn", "IFNE"]))
@@ -159,6 +232,10 @@ def expansion_lines(draw) -> str:
                 "IRP X,,[A,B]\n\tMOVE X,FOO\nTERMIN",
                 f'IRPC X,,[{t}]\n\tMOVEI 1,"X\nTERMIN',
                 f"CAMLE A,[{e}]",
+                f"MOVE A,CONC FOO,\\<{e}>",  # (a grouping, a quoted character, halfwords)
+                f'TWO <{t}>,"A',
+                f"{t},,CONC FOO,\\{e}",
+                f"L{draw(st.integers(0, 3))}:",
                 f"{e}",
                 f"L{draw(st.integers(0, 3))}: {e} {t},{e}",
             ]
