@@ -139,7 +139,14 @@ D_PX = D_PN + 1
 D_PY = D_PX + PCAP
 D_PI = D_PY + PCAP
 D_PT = D_PI + PCAP
-IO_SIZE = D_PT + PCAP
+# The words worked out before, by the word and the 340's state it started from
+# (dis_start_word): MCAP entries of MW slots, see dis_memo_record.
+MCAP = 8192  # (direct-mapped: room enough that a refresh's words seldom meet)
+MW = 16
+MEMO_EVENTS = 4  # a word queuing more is not kept
+D_ADDR = D_PT + PCAP  # where in core the last BLKO's word came from (-1: not known)
+D_MEMO = D_ADDR + 8
+IO_SIZE = D_MEMO + MCAP * MW
 PFULL = PCAP - 512  # dis_replay stops past this (a word draws at most 127 points)
 
 # Modes, sequencer states, timing, bits: as in pdp6.devices.display340 (reference 2.5)
@@ -530,13 +537,40 @@ def dis_first_half(io) -> None:
     io[D_HALF_T0] = io[D_HALF1 + 1]
 
 
-@jit_inline
+@jit
 def dis_start_word(io, t0: int) -> None:
     """DATA SYNC at ``t0`` for the buffer's next half-word and, when that one ends ready
     for data with the other half still in the buffer, for that one too at once: the 340
     takes it at that instant with nothing the processor could see in between, so one
     event serves the whole 36-bit word.  The first half's own end is then not ready for
-    data (its event says so) and dis_unchain can take the second back (dis_settle)."""
+    data (its event says so) and dis_unchain can take the second back (dis_settle).
+
+    A refresh sends the same words from the same states again and again while the
+    program thinks, so a whole word's outcome is kept (dis_memo_record) and, when the
+    same word comes in the same state, set down again (dis_memo_apply) instead of
+    worked out."""
+    if io[D_IBC] == 2 and io[D_EV_N] == 0 and io[D_WN] <= WCAP - 2 and not io[D_DRAW]:
+        key1 = (io[D_IB] | io[D_X] << 36 | io[D_Y] << 46 | io[D_MODE] << 56
+                | io[D_SCALE] << 59 | io[D_SHIFT] << 61)  # fmt: skip
+        key2 = (1 | io[D_INTENSITY] << 1 | io[D_LP_ENABLE] << 4 | io[D_LP_FIND] << 5
+                | io[D_LP_FLAG] << 6 | io[D_STOP] << 7 | io[D_STOP_INT] << 8)  # fmt: skip
+        # by the word's address, where known: a refresh then reads the memo in order
+        h = io[D_ADDR]
+        if h < 0:
+            h = key1 ^ (key1 >> 17) ^ (key1 >> 31) ^ (key1 >> 47) ^ (key2 << 5)
+        m = D_MEMO + MW * (h & (MCAP - 1))
+        if io[m] == key1 and io[m + 1] == key2:
+            dis_memo_apply(io, t0, m)
+            return
+        dis_plan_word(io, t0)
+        dis_memo_record(io, t0, m, key1, key2)
+        return
+    dis_plan_word(io, t0)
+
+
+@jit_inline
+def dis_plan_word(io, t0: int) -> None:
+    """dis_start_word worked out."""
     dis_start(io, t0, D_SNAP1, D_HALF1)
     k = D_EV + EV_WIDTH * ((io[D_EV_HEAD] + io[D_EV_N] - 1) % EV_MAX)
     if (io[D_END_STATE] == IDLE and io[D_IBC] and io[D_EV_N] and io[k] == io[D_T_END]
@@ -547,6 +581,100 @@ def dis_start_word(io, t0: int) -> None:
         dis_start(io, io[D_T_END], -1, D_HALF_BR)
         io[D_AHEAD] = 2 if logged else 1
     else:
+        dis_first_half(io)
+        io[D_AHEAD] = 0
+
+
+@jit_inline
+def dis_memo_record(io, t0: int, m: int, key1: int, key2: int) -> None:
+    """Keep what dis_plan_word did from ``t0`` in the memo's entry ``m``: the registers
+    it left, its end times, the log's words and the events it queued (after ``t0``)."""
+    n = io[D_EV_N]
+    if n > MEMO_EVENTS:
+        io[m + 1] = 0
+        return
+    io[m] = key1
+    io[m + 1] = key2
+    io[m + 2] = (io[D_X] | io[D_Y] << 10 | io[D_MODE] << 20 | io[D_SCALE] << 23
+                 | io[D_INTENSITY] << 25 | io[D_SHIFT] << 28 | io[D_LP_ENABLE] << 29
+                 | io[D_LP_FIND] << 30 | io[D_LP_FLAG] << 31 | io[D_STOP] << 32
+                 | io[D_STOP_INT] << 33 | io[D_HEF] << 34 | io[D_VEF] << 35
+                 | io[D_RFD] << 36 | io[D_LP_USED] << 37 | io[D_END_STATE] << 38
+                 | io[D_BR] << 40)  # fmt: skip
+    io[m + 3] = io[D_T_END] - t0
+    last = io[D_WN] - 1
+    if io[D_AHEAD]:
+        io[m + 4] = io[D_T_END1] - t0
+        io[m + 5] = io[D_W + 2 * ((io[D_WHEAD] + last - 1) & (WCAP - 1)) + 1]
+        io[m + 6] = io[D_W + 2 * ((io[D_WHEAD] + last) & (WCAP - 1)) + 1]
+    else:
+        io[m + 4] = -1
+        io[m + 5] = io[D_W + 2 * ((io[D_WHEAD] + last) & (WCAP - 1)) + 1]
+    io[m + 7] = n
+    head = io[D_EV_HEAD]
+    for i in range(n):
+        k = D_EV + EV_WIDTH * ((head + i) % EV_MAX)
+        io[m + 8 + 2 * i] = io[k] - t0
+        io[m + 9 + 2 * i] = io[k + 1]
+
+
+@jit_inline
+def dis_memo_apply(io, t0: int, m: int) -> None:
+    """What dis_plan_word does from ``t0``, as dis_memo_record kept it in entry ``m``."""
+    dis_snapshot(io, D_SNAP1)
+    ib = io[D_IB]
+    io[D_HALF1] = (ib >> 18) & M18
+    io[D_HALF1 + 1] = t0
+    a = io[m + 2]
+    io[D_X] = a & 0o1777
+    io[D_Y] = (a >> 10) & 0o1777
+    io[D_MODE] = (a >> 20) & 7
+    io[D_SCALE] = (a >> 23) & 3
+    io[D_INTENSITY] = (a >> 25) & 7
+    io[D_SHIFT] = (a >> 28) & 1
+    io[D_LP_ENABLE] = (a >> 29) & 1
+    io[D_LP_FIND] = (a >> 30) & 1
+    io[D_LP_FLAG] = (a >> 31) & 1
+    io[D_STOP] = (a >> 32) & 1
+    io[D_STOP_INT] = (a >> 33) & 1
+    io[D_HEF] = (a >> 34) & 1
+    io[D_VEF] = (a >> 35) & 1
+    io[D_RFD] = (a >> 36) & 1
+    io[D_LP_USED] = (a >> 37) & 1
+    io[D_END_STATE] = (a >> 38) & 3
+    io[D_BR] = (a >> 40) & M18
+    io[D_STATE] = BUSY
+    io[D_VIS + 5] = 0
+    io[D_T_END] = t0 + io[m + 3]
+    n = io[D_WN]
+    k = D_W + 2 * ((io[D_WHEAD] + n) & (WCAP - 1))
+    io[k] = t0
+    io[k + 1] = io[m + 5]
+    ne = io[m + 7]
+    head = io[D_EV_HEAD]
+    for i in range(ne):
+        k = D_EV + EV_WIDTH * ((head + i) % EV_MAX)
+        io[k] = t0 + io[m + 8 + 2 * i]
+        io[k + 1] = io[m + 9 + 2 * i]
+    io[D_EV_N] = ne
+    if io[m + 4] >= 0:
+        t1 = t0 + io[m + 4]
+        k = D_W + 2 * ((io[D_WHEAD] + n + 1) & (WCAP - 1))
+        io[k] = t1
+        io[k + 1] = io[m + 6]
+        io[D_WN] = n + 2
+        io[D_IB] = 0
+        io[D_IBC] = 0
+        io[D_WORDS] += 2
+        io[D_T_END1] = t1
+        io[D_HALF_BR] = ib & M18
+        io[D_HALF_T0] = t1
+        io[D_AHEAD] = 2
+    else:
+        io[D_WN] = n + 1
+        io[D_IB] = (ib << 18) & M36
+        io[D_IBC] = 1
+        io[D_WORDS] += 1
         dis_first_half(io)
         io[D_AHEAD] = 0
 
@@ -826,9 +954,10 @@ def dis_cono(io, now: int, value: int) -> bool:
 
 
 @jit_inline
-def dis_datao(io, now: int, word: int) -> None:
-    """DATAO or BLKO DIS, (Display340.datao)."""
+def dis_datao(io, now: int, word: int, addr: int) -> None:
+    """DATAO or BLKO DIS, (Display340.datao) of ``word`` from ``addr`` (-1: unknown)."""
     dis_advance(io, now)
+    io[D_ADDR] = addr
     io[D_DATAO_COUNT] += 1
     io[D_IB] = word & M36
     io[D_IBC] = 2
@@ -867,7 +996,7 @@ def dis_deliver(io, st, ioq) -> int:
                 if not dis_cono(io, now, ioq[3 * k + 2]):
                     break
             elif func == BLKO or func == DATAO:
-                dis_datao(io, now, ioq[3 * k + 2])
+                dis_datao(io, now, ioq[3 * k + 2], -1)
             k += 1  # (DATAI and BLKI read the published position; nothing to do)
     if k == 0:
         return REASON_IO

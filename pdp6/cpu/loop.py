@@ -262,7 +262,7 @@ def refresh_340(mem, st, io, optab, bit: int) -> bool:
     st[TIME] += INTERRUPT_NS + optab[ir >> 27] + CORE_READ_NS + WRITE_AFTER_READ_NS + CORE_READ_NS
     st[EA_LH] = (ir >> 18) & RH
     mem[e] = total
-    dis_datao(io, st[TIME], mem[word])
+    dis_datao(io, st[TIME], mem[word], word)
     dis_requests(io, st)
     st[PIR] &= ~bit  # transferred: dismissed
     st[FAULT] = 0
