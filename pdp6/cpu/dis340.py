@@ -142,7 +142,7 @@ D_PT = D_PI + PCAP
 # The words worked out before, by the word and the 340's state it started from
 # (dis_start_word): MCAP entries of MW slots, see dis_memo_record.
 MCAP = 8192  # (direct-mapped: room enough that a refresh's words seldom meet)
-MW = 16
+MW = 8
 MEMO_EVENTS = 4  # a word queuing more is not kept
 D_ADDR = D_PT + PCAP  # where in core the last BLKO's word came from (-1: not known)
 D_MEMO = D_ADDR + 8
@@ -539,6 +539,12 @@ def dis_first_half(io) -> None:
 
 @jit
 def dis_start_word(io, t0: int) -> None:
+    """dis_start_word_here, called (the loop's one inlined copy is in dis_datao)."""
+    dis_start_word_here(io, t0)
+
+
+@jit_inline
+def dis_start_word_here(io, t0: int) -> None:
     """DATA SYNC at ``t0`` for the buffer's next half-word and, when that one ends ready
     for data with the other half still in the buffer, for that one too at once: the 340
     takes it at that instant with nothing the processor could see in between, so one
@@ -549,23 +555,58 @@ def dis_start_word(io, t0: int) -> None:
     program thinks, so a whole word's outcome is kept (dis_memo_record) and, when the
     same word comes in the same state, set down again (dis_memo_apply) instead of
     worked out."""
-    if io[D_IBC] == 2 and io[D_EV_N] == 0 and io[D_WN] <= WCAP - 2 and not io[D_DRAW]:
-        key1 = (io[D_IB] | io[D_X] << 36 | io[D_Y] << 46 | io[D_MODE] << 56
-                | io[D_SCALE] << 59 | io[D_SHIFT] << 61)  # fmt: skip
-        key2 = (1 | io[D_INTENSITY] << 1 | io[D_LP_ENABLE] << 4 | io[D_LP_FIND] << 5
-                | io[D_LP_FLAG] << 6 | io[D_STOP] << 7 | io[D_STOP_INT] << 8)  # fmt: skip
-        # by the word's address, where known: a refresh then reads the memo in order
-        h = io[D_ADDR]
-        if h < 0:
-            h = key1 ^ (key1 >> 17) ^ (key1 >> 31) ^ (key1 >> 47) ^ (key2 << 5)
-        m = D_MEMO + MW * (h & (MCAP - 1))
-        if io[m] == key1 and io[m + 1] == key2:
-            dis_memo_apply(io, t0, m)
-            return
+    m = dis_memo_find(io)
+    if m > 0:
+        dis_memo_apply(io, t0, m)
+    else:
+        dis_start_word_new(io, t0, m)
+
+
+@jit
+def dis_start_word_new(io, t0: int, m: int) -> None:
+    """dis_start_word for a word not in the memo: worked out, and kept there unless
+    ``m`` is 0 (a word the memo does not take)."""
+    if m < 0:
+        key1 = dis_memo_key(io)
+        key2 = dis_memo_key2(io)
         dis_plan_word(io, t0)
-        dis_memo_record(io, t0, m, key1, key2)
-        return
-    dis_plan_word(io, t0)
+        dis_memo_record(io, t0, -m, key1, key2)
+    else:
+        dis_plan_word(io, t0)
+
+
+@jit_inline
+def dis_memo_key(io) -> int:
+    """The 36-bit word in the buffer and the registers its work depends on, but for
+    those in dis_memo_key2 (X, Y, mode, scale, case)."""
+    return (io[D_IB] | io[D_X] << 36 | io[D_Y] << 46 | io[D_MODE] << 56 | io[D_SCALE] << 59
+            | io[D_SHIFT] << 61)  # fmt: skip
+
+
+@jit_inline
+def dis_memo_key2(io) -> int:
+    """The rest of the key: intensity, light pen, stop (and a bit that is never 0)."""
+    return (1 | io[D_INTENSITY] << 1 | io[D_LP_ENABLE] << 4 | io[D_LP_FIND] << 5
+            | io[D_LP_FLAG] << 6 | io[D_STOP] << 7 | io[D_STOP_INT] << 8)  # fmt: skip
+
+
+@jit_inline
+def dis_memo_find(io) -> int:
+    """The memo's entry for the word about to start: > 0 it holds the word, < 0 (minus
+    the entry) it may be kept there, 0 the memo does not take it (half a word in the
+    buffer, events still queued, the log nearly full)."""
+    if io[D_IBC] != 2 or io[D_EV_N] or io[D_WN] > WCAP - 2 or io[D_DRAW]:
+        return 0
+    key1 = dis_memo_key(io)
+    key2 = dis_memo_key2(io)
+    # by the word's address, where known: a refresh then reads the memo in order
+    h = io[D_ADDR]
+    if h < 0:
+        h = key1 ^ (key1 >> 17) ^ (key1 >> 31) ^ (key1 >> 47) ^ (key2 << 5)
+    m = D_MEMO + MW * (h & (MCAP - 1))
+    if io[m] == key1 and io[m + 1] & 0o777 == key2:
+        return m
+    return -m
 
 
 @jit_inline
@@ -587,43 +628,41 @@ def dis_plan_word(io, t0: int) -> None:
 
 @jit_inline
 def dis_memo_record(io, t0: int, m: int, key1: int, key2: int) -> None:
-    """Keep what dis_plan_word did from ``t0`` in the memo's entry ``m``: the registers
-    it left, its end times, the log's words and the events it queued (after ``t0``)."""
+    """Keep in the memo's entry ``m`` what dis_plan_word did from ``t0`` (MW slots: the
+    key; the rest of it with the number of events and the end times after ``t0``; the
+    registers it left; the second half's word for the log; the events it queued, each
+    its time after ``t0`` and what it shows)."""
     n = io[D_EV_N]
-    if n > MEMO_EVENTS:
-        io[m + 1] = 0
+    dt = io[D_T_END] - t0
+    dt1 = io[D_T_END1] - t0 + 1 if io[D_AHEAD] else 0
+    if n > MEMO_EVENTS or dt >= 1 << 24 or dt1 >= 1 << 24:
         return
     io[m] = key1
-    io[m + 1] = key2
+    io[m + 1] = key2 | n << 9 | dt << 12 | dt1 << 36
     io[m + 2] = (io[D_X] | io[D_Y] << 10 | io[D_MODE] << 20 | io[D_SCALE] << 23
                  | io[D_INTENSITY] << 25 | io[D_SHIFT] << 28 | io[D_LP_ENABLE] << 29
                  | io[D_LP_FIND] << 30 | io[D_LP_FLAG] << 31 | io[D_STOP] << 32
                  | io[D_STOP_INT] << 33 | io[D_HEF] << 34 | io[D_VEF] << 35
                  | io[D_RFD] << 36 | io[D_LP_USED] << 37 | io[D_END_STATE] << 38
                  | io[D_BR] << 40)  # fmt: skip
-    io[m + 3] = io[D_T_END] - t0
-    last = io[D_WN] - 1
-    if io[D_AHEAD]:
-        io[m + 4] = io[D_T_END1] - t0
-        io[m + 5] = io[D_W + 2 * ((io[D_WHEAD] + last - 1) & (WCAP - 1)) + 1]
-        io[m + 6] = io[D_W + 2 * ((io[D_WHEAD] + last) & (WCAP - 1)) + 1]
-    else:
-        io[m + 4] = -1
-        io[m + 5] = io[D_W + 2 * ((io[D_WHEAD] + last) & (WCAP - 1)) + 1]
-    io[m + 7] = n
+    io[m + 3] = io[D_W + 2 * ((io[D_WHEAD] + io[D_WN] - 1) & (WCAP - 1)) + 1]
     head = io[D_EV_HEAD]
     for i in range(n):
         k = D_EV + EV_WIDTH * ((head + i) % EV_MAX)
-        io[m + 8 + 2 * i] = io[k] - t0
-        io[m + 9 + 2 * i] = io[k + 1]
+        io[m + 4 + i] = (io[k] - t0) << 32 | io[k + 1]
 
 
 @jit_inline
 def dis_memo_apply(io, t0: int, m: int) -> None:
     """What dis_plan_word does from ``t0``, as dis_memo_record kept it in entry ``m``."""
-    dis_snapshot(io, D_SNAP1)
     ib = io[D_IB]
-    io[D_HALF1] = (ib >> 18) & M18
+    dis_snapshot(io, D_SNAP1)
+    n = io[D_WN]
+    k = D_W + 2 * ((io[D_WHEAD] + n) & (WCAP - 1))
+    io[k] = t0  # the log: the first half, and the registers it started from
+    io[k + 1] = ((ib >> 18) | io[D_X] << 18 | io[D_Y] << 28 | io[D_MODE] << 38
+                 | io[D_SCALE] << 41 | io[D_INTENSITY] << 43 | io[D_SHIFT] << 46)  # fmt: skip
+    io[D_HALF1] = ib >> 18
     io[D_HALF1 + 1] = t0
     a = io[m + 2]
     io[D_X] = a & 0o1777
@@ -645,23 +684,22 @@ def dis_memo_apply(io, t0: int, m: int) -> None:
     io[D_BR] = (a >> 40) & M18
     io[D_STATE] = BUSY
     io[D_VIS + 5] = 0
-    io[D_T_END] = t0 + io[m + 3]
-    n = io[D_WN]
-    k = D_W + 2 * ((io[D_WHEAD] + n) & (WCAP - 1))
-    io[k] = t0
-    io[k + 1] = io[m + 5]
-    ne = io[m + 7]
+    b = io[m + 1]
+    io[D_T_END] = t0 + ((b >> 12) & 0o77777777)
+    ne = (b >> 9) & 7
     head = io[D_EV_HEAD]
     for i in range(ne):
+        e = io[m + 4 + i]
         k = D_EV + EV_WIDTH * ((head + i) % EV_MAX)
-        io[k] = t0 + io[m + 8 + 2 * i]
-        io[k + 1] = io[m + 9 + 2 * i]
+        io[k] = t0 + (e >> 32)
+        io[k + 1] = e & 0o37777777777
     io[D_EV_N] = ne
-    if io[m + 4] >= 0:
-        t1 = t0 + io[m + 4]
+    dt1 = b >> 36
+    if dt1:
+        t1 = t0 + dt1 - 1
         k = D_W + 2 * ((io[D_WHEAD] + n + 1) & (WCAP - 1))
         io[k] = t1
-        io[k + 1] = io[m + 6]
+        io[k + 1] = io[m + 3]
         io[D_WN] = n + 2
         io[D_IB] = 0
         io[D_IBC] = 0
@@ -962,10 +1000,10 @@ def dis_datao(io, now: int, word: int, addr: int) -> None:
     io[D_IB] = word & M36
     io[D_IBC] = 2
     if io[D_STATE] == IDLE:
-        dis_start_word(io, now)
+        dis_start_word_here(io, now)
 
 
-@jit
+@jit_inline
 def dis_service(io, st) -> int:
     """The 340's next visible change has come (the loop calls this at an instruction
     boundary, as the host would its device); REASON_POINTS when the buffer wants
