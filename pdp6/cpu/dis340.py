@@ -145,6 +145,7 @@ MCAP = 8192  # (direct-mapped: room enough that a refresh's words seldom meet)
 MW = 8
 MEMO_EVENTS = 4  # a word queuing more is not kept
 D_ADDR = D_PT + PCAP  # where in core the last BLKO's word came from (-1: not known)
+D_MEMO_HITS = D_ADDR + 1  # words set down from the memo (for tests)
 D_MEMO = D_ADDR + 8
 IO_SIZE = D_MEMO + MCAP * MW
 PFULL = PCAP - 512  # dis_replay stops past this (a word draws at most 127 points)
@@ -558,6 +559,7 @@ def dis_start_word_here(io, t0: int) -> None:
     m = dis_memo_find(io)
     if m > 0:
         dis_memo_apply(io, t0, m)
+        io[D_MEMO_HITS] += 1
     else:
         dis_start_word_new(io, t0, m)
 
