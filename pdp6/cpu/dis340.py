@@ -95,6 +95,7 @@ D_EV_HEAD = D + 53
 D_EV_N = D + 54
 D_EV = D + 55  # EV_MAX events of EV_WIDTH: time, then the 8 of D_VIS packed (dis_pack)
 EV_MAX = 16
+EV_MASK = EV_MAX - 1  # (a ring of a power of two: & rather than %)
 EV_WIDTH = 2
 # An event's visible state packed in one word: (shift, mask) of each of D_VIS's eight
 # (mode hef vef lp stop_int rfd x y).  dis_pack and dis_unpack, and the device's Python
@@ -206,7 +207,7 @@ def dis_emit(io, t: int) -> None:
     n = io[D_EV_N]
     if n >= EV_MAX:
         return  # (a word queues at most three)
-    k = D_EV + EV_WIDTH * ((io[D_EV_HEAD] + n) % EV_MAX)
+    k = D_EV + EV_WIDTH * ((io[D_EV_HEAD] + n) & EV_MASK)
     io[k] = t
     io[k + 1] = dis_pack(io[D_MODE], io[D_HEF], io[D_VEF], io[D_LP_FLAG], io[D_STOP_INT],
                          io[D_RFD], io[D_X], io[D_Y])  # fmt: skip
@@ -615,7 +616,7 @@ def dis_memo_find(io) -> int:
 def dis_plan_word(io, t0: int) -> None:
     """dis_start_word worked out."""
     dis_start(io, t0, D_SNAP1, D_HALF1)
-    k = D_EV + EV_WIDTH * ((io[D_EV_HEAD] + io[D_EV_N] - 1) % EV_MAX)
+    k = D_EV + EV_WIDTH * ((io[D_EV_HEAD] + io[D_EV_N] - 1) & EV_MASK)
     if (io[D_END_STATE] == IDLE and io[D_IBC] and io[D_EV_N] and io[k] == io[D_T_END]
             and not io[D_DRAW]):  # fmt: skip
         io[k + 1] &= ~EV_RFD
@@ -650,7 +651,7 @@ def dis_memo_record(io, t0: int, m: int, key1: int, key2: int) -> None:
     io[m + 3] = io[D_W + 2 * ((io[D_WHEAD] + io[D_WN] - 1) & (WCAP - 1)) + 1]
     head = io[D_EV_HEAD]
     for i in range(n):
-        k = D_EV + EV_WIDTH * ((head + i) % EV_MAX)
+        k = D_EV + EV_WIDTH * ((head + i) & EV_MASK)
         io[m + 4 + i] = (io[k] - t0) << 32 | io[k + 1]
 
 
@@ -688,14 +689,22 @@ def dis_memo_apply(io, t0: int, m: int) -> None:
     io[D_VIS + 5] = 0
     b = io[m + 1]
     io[D_T_END] = t0 + ((b >> 12) & 0o77777777)
-    ne = (b >> 9) & 7
-    head = io[D_EV_HEAD]
-    for i in range(ne):
-        e = io[m + 4 + i]
-        k = D_EV + EV_WIDTH * ((head + i) % EV_MAX)
-        io[k] = t0 + (e >> 32)
-        io[k + 1] = e & 0o37777777777
-    io[D_EV_N] = ne
+    # the queue is empty: its first slots take the events (all four, those past the
+    # word's own unread)
+    io[D_EV_HEAD] = 0
+    e = io[m + 4]
+    io[D_EV] = t0 + (e >> 32)
+    io[D_EV + 1] = e & 0o37777777777
+    e = io[m + 5]
+    io[D_EV + 2] = t0 + (e >> 32)
+    io[D_EV + 3] = e & 0o37777777777
+    e = io[m + 6]
+    io[D_EV + 4] = t0 + (e >> 32)
+    io[D_EV + 5] = e & 0o37777777777
+    e = io[m + 7]
+    io[D_EV + 6] = t0 + (e >> 32)
+    io[D_EV + 7] = e & 0o37777777777
+    io[D_EV_N] = (b >> 9) & 7
     dt1 = b >> 36
     if dt1:
         t1 = t0 + dt1 - 1
@@ -748,11 +757,11 @@ def dis_unchain(io) -> None:
     dis_first_half(io)
     io[D_STATE] = BUSY
     n = 0
-    while n < io[D_EV_N] and io[D_EV + EV_WIDTH * ((io[D_EV_HEAD] + n) % EV_MAX)] <= io[D_T_END]:
+    while n < io[D_EV_N] and io[D_EV + EV_WIDTH * ((io[D_EV_HEAD] + n) & EV_MASK)] <= io[D_T_END]:
         n += 1
     io[D_EV_N] = n
     if n:
-        io[D_EV + EV_WIDTH * ((io[D_EV_HEAD] + n - 1) % EV_MAX) + 1] |= EV_RFD
+        io[D_EV + EV_WIDTH * ((io[D_EV_HEAD] + n - 1) & EV_MASK) + 1] |= EV_RFD
     io[D_AHEAD] = 0
 
 
@@ -840,15 +849,17 @@ def dis_advance(io, now: int) -> None:
     """What the processor sees brought up to ``now``; the next word started when the
     last has ended and the buffer holds one (Display340.advance)."""
     while True:
-        last = -1  # each event is the whole visible state: only the last due one shows
-        while io[D_EV_N] and io[D_EV + EV_WIDTH * io[D_EV_HEAD]] <= now:
-            last = io[D_EV + EV_WIDTH * io[D_EV_HEAD] + 1]
-            io[D_EV_HEAD] = (io[D_EV_HEAD] + 1) % EV_MAX
-            io[D_EV_N] -= 1
-        if last >= 0:
+        n = io[D_EV_N]
+        if n and io[D_EV + EV_WIDTH * io[D_EV_HEAD]] <= now:
+            head = io[D_EV_HEAD]
+            last = 0  # each event is the whole visible state: only the last due one shows
+            while n and io[D_EV + EV_WIDTH * head] <= now:
+                last = io[D_EV + EV_WIDTH * head + 1]
+                head = (head + 1) & EV_MASK
+                n -= 1
+            io[D_EV_HEAD] = head if n else 0  # (the next word's events in the same lines)
+            io[D_EV_N] = n
             dis_unpack(io, last)
-            if io[D_EV_N] == 0:
-                io[D_EV_HEAD] = 0  # (the next word's events in the same cache lines)
         if io[D_STATE] == BUSY and io[D_T_END] <= now:
             io[D_STATE] = io[D_END_STATE]
             if io[D_STATE] == IDLE and io[D_IBC]:
@@ -890,7 +901,7 @@ def dis_due(io, vis: int) -> int:
         lines = (vis & spec != 0, vis & data != 0)
         head = io[D_EV_HEAD]
         for i in range(n):
-            k = D_EV + EV_WIDTH * ((head + i) % EV_MAX)
+            k = D_EV + EV_WIDTH * ((head + i) & EV_MASK)
             v = io[k + 1]
             if (v & spec != 0, v & data != 0) != lines:
                 return io[k]
