@@ -1016,7 +1016,7 @@ def dis_datao(io, now: int, word: int, addr: int) -> None:
         dis_start_word_here(io, now)
 
 
-@jit_inline
+@jit
 def dis_service(io, st) -> int:
     """The 340's next visible change has come (the loop calls this at an instruction
     boundary, as the host would its device); REASON_POINTS when the buffer wants
