@@ -850,7 +850,12 @@ def dis_advance(io, now: int) -> None:
     last has ended and the buffer holds one (Display340.advance)."""
     while True:
         n = io[D_EV_N]
-        if n and io[D_EV + EV_WIDTH * io[D_EV_HEAD]] <= now:
+        if n and io[D_EV + EV_WIDTH * ((io[D_EV_HEAD] + n - 1) & EV_MASK)] <= now:
+            # all due (a word's end, the common case): the last shows
+            dis_unpack(io, io[D_EV + EV_WIDTH * ((io[D_EV_HEAD] + n - 1) & EV_MASK) + 1])
+            io[D_EV_HEAD] = 0  # (the next word's events in the same cache lines)
+            io[D_EV_N] = 0
+        elif n and io[D_EV + EV_WIDTH * io[D_EV_HEAD]] <= now:
             head = io[D_EV_HEAD]
             last = 0  # each event is the whole visible state: only the last due one shows
             while n and io[D_EV + EV_WIDTH * head] <= now:
