@@ -235,7 +235,7 @@ def interrupt(mem, st, io, ioq, optab, bit: int) -> None:
     st[IOT_RESULT] = IOT_NONE
 
 
-@jit_inline
+@jit
 def refresh_340(mem, st, io, optab, bit: int) -> bool:
     """The interrupt cycle of :func:`interrupt` for the 340's refresh, done at once: on
     channel ``bit``, 40+2n holds ``BLKO DIS,E`` (no index, no indirection, the pointer
