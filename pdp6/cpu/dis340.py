@@ -145,6 +145,7 @@ D_PT = D_PI + PCAP
 MCAP = 8192  # (direct-mapped: room enough that a refresh's words seldom meet)
 MW = 8
 MEMO_EVENTS = 4  # a word queuing more is not kept
+LOG_MASK = (1 << 47) - 1  # a log entry (dis_log): the memo keeps more above it
 D_ADDR = D_PT + PCAP  # where in core the last BLKO's word came from (-1: not known)
 D_MEMO_HITS = D_ADDR + 1  # words set down from the memo (for tests)
 D_MEMO = D_ADDR + 8
@@ -546,7 +547,7 @@ def dis_start_word(io, t0: int) -> None:
 
 
 @jit_inline
-def dis_start_word_here(io, t0: int) -> None:
+def dis_start_word_here(io, t0: int) -> int:
     """DATA SYNC at ``t0`` for the buffer's next half-word and, when that one ends ready
     for data with the other half still in the buffer, for that one too at once: the 340
     takes it at that instant with nothing the processor could see in between, so one
@@ -556,13 +557,13 @@ def dis_start_word_here(io, t0: int) -> None:
     A refresh sends the same words from the same states again and again while the
     program thinks, so a whole word's outcome is kept (dis_memo_record) and, when the
     same word comes in the same state, set down again (dis_memo_apply) instead of
-    worked out."""
+    worked out.  Returns dis_due's answer when the memo knew it, else -1."""
     m = dis_memo_find(io)
     if m > 0:
-        dis_memo_apply(io, t0, m)
         io[D_MEMO_HITS] += 1
-    else:
-        dis_start_word_new(io, t0, m)
+        return dis_memo_apply(io, t0, m)
+    dis_start_word_new(io, t0, m)
+    return -1
 
 
 @jit
@@ -630,6 +631,27 @@ def dis_plan_word(io, t0: int) -> None:
 
 
 @jit_inline
+def dis_due_case(io) -> int:
+    """What dis_due's answer depends on besides the queue: the lines each channel
+    raises (bits 0 and 1: the special and data channels are assigned and can be
+    raised) and those raised now (bits 2 and 3)."""
+    spec = 0o170 if io[D_PIA_SPEC] else 0
+    data = EV_RFD if io[D_PIA_DATA] and io[D_IBC] == 0 else 0
+    vis = dis_pack(io[D_VIS], io[D_VIS + 1], io[D_VIS + 2], io[D_VIS + 3], io[D_VIS + 4],
+                   io[D_VIS + 5], 0, 0)  # fmt: skip
+    return ((1 if spec else 0) | (2 if data else 0) | (4 if vis & spec else 0)
+            | (8 if vis & data else 0))  # fmt: skip
+
+
+@jit_inline
+def dis_due_lines(io, v: int) -> int:
+    """The lines the packed visible state ``v`` raises, as dis_due_case's bits 2, 3."""
+    spec = 0o170 if io[D_PIA_SPEC] else 0
+    data = EV_RFD if io[D_PIA_DATA] and io[D_IBC] == 0 else 0
+    return (1 if v & spec else 0) | (2 if v & data else 0)
+
+
+@jit_inline
 def dis_memo_record(io, t0: int, m: int, key1: int, key2: int) -> None:
     """Keep in the memo's entry ``m`` what dis_plan_word did from ``t0`` (MW slots: the
     key; the rest of it with the number of events and the end times after ``t0``; the
@@ -648,16 +670,27 @@ def dis_memo_record(io, t0: int, m: int, key1: int, key2: int) -> None:
                  | io[D_STOP_INT] << 33 | io[D_HEF] << 34 | io[D_VEF] << 35
                  | io[D_RFD] << 36 | io[D_LP_USED] << 37 | io[D_END_STATE] << 38
                  | io[D_BR] << 40)  # fmt: skip
-    io[m + 3] = io[D_W + 2 * ((io[D_WHEAD] + io[D_WN] - 1) & (WCAP - 1)) + 1]
     head = io[D_EV_HEAD]
     for i in range(n):
         k = D_EV + EV_WIDTH * ((head + i) & EV_MASK)
         io[m + 4 + i] = (io[k] - t0) << 32 | io[k + 1]
+    # which event dis_due finds now (7: none), and in which case: the same word from
+    # the same registers queues the same events, but the request lines it is compared
+    # with are not in the key
+    case = dis_due_case(io)
+    first = 7
+    for i in range(n):
+        v = io[D_EV + EV_WIDTH * ((head + i) & EV_MASK) + 1]
+        if first == 7 and dis_due_lines(io, v) != case >> 2:
+            first = i
+    last = io[D_W + 2 * ((io[D_WHEAD] + io[D_WN] - 1) & (WCAP - 1)) + 1]
+    io[m + 3] = last | case << 48 | first << 52
 
 
 @jit_inline
-def dis_memo_apply(io, t0: int, m: int) -> None:
-    """What dis_plan_word does from ``t0``, as dis_memo_record kept it in entry ``m``."""
+def dis_memo_apply(io, t0: int, m: int) -> int:
+    """What dis_plan_word does from ``t0``, as dis_memo_record kept it in entry ``m``;
+    returns what dis_due will find, or -1 if the entry does not know (another case)."""
     ib = io[D_IB]
     dis_snapshot(io, D_SNAP1)
     n = io[D_WN]
@@ -710,7 +743,7 @@ def dis_memo_apply(io, t0: int, m: int) -> None:
         t1 = t0 + dt1 - 1
         k = D_W + 2 * ((io[D_WHEAD] + n + 1) & (WCAP - 1))
         io[k] = t1
-        io[k + 1] = io[m + 3]
+        io[k + 1] = io[m + 3] & LOG_MASK
         io[D_WN] = n + 2
         io[D_IB] = 0
         io[D_IBC] = 0
@@ -726,6 +759,13 @@ def dis_memo_apply(io, t0: int, m: int) -> None:
         io[D_WORDS] += 1
         dis_first_half(io)
         io[D_AHEAD] = 0
+    g = io[m + 3]
+    if (g >> 48) & 15 != dis_due_case(io):
+        return -1
+    first = (g >> 52) & 7
+    if first < MEMO_EVENTS:
+        return t0 + (io[m + 4 + first] >> 32)
+    return io[D_T_END] if io[D_IBC] else NEVER
 
 
 @jit_inline
@@ -919,10 +959,16 @@ def dis_due(io, vis: int) -> int:
 def dis_requests(io, st) -> None:
     """The request lines and when the loop must next look (the part of the bus's
     publishing the processor needs between instructions)."""
+    dis_requests_due(io, st, -1)
+
+
+@jit_inline
+def dis_requests_due(io, st, due: int) -> None:
+    """dis_requests, with dis_due's answer if known (``due`` >= 0)."""
     v = dis_pack(io[D_VIS], io[D_VIS + 1], io[D_VIS + 2], io[D_VIS + 3], io[D_VIS + 4],
                  io[D_VIS + 5], 0, 0)  # fmt: skip
     st[DIS_REQ] = dis_bits(io, v)
-    st[DIS_EVENT] = dis_due(io, v)
+    st[DIS_EVENT] = due if due >= 0 else dis_due(io, v)
     st[EVENT] = min(st[CLOCK_NEXT], st[HOST_EVENT], st[DIS_EVENT])
 
 
@@ -1010,15 +1056,17 @@ def dis_cono(io, now: int, value: int) -> bool:
 
 
 @jit_inline
-def dis_datao(io, now: int, word: int, addr: int) -> None:
-    """DATAO or BLKO DIS, (Display340.datao) of ``word`` from ``addr`` (-1: unknown)."""
+def dis_datao(io, now: int, word: int, addr: int) -> int:
+    """DATAO or BLKO DIS, (Display340.datao) of ``word`` from ``addr`` (-1: unknown);
+    dis_due's answer if the memo knew it, else -1."""
     dis_advance(io, now)
     io[D_ADDR] = addr
     io[D_DATAO_COUNT] += 1
     io[D_IB] = word & M36
     io[D_IBC] = 2
     if io[D_STATE] == IDLE:
-        dis_start_word_here(io, now)
+        return dis_start_word_here(io, now)
+    return -1
 
 
 @jit
