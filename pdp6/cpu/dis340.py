@@ -33,6 +33,14 @@ so the common path is kept short (docs/machine.md has the figures):
   channel's ``BLKO DIS,`` at 40+2n without the general instruction path.
 * Words are only worked out, not drawn: their points come when the host looks
   (``dis_replay``).
+* **A memo of words.**  While the program thinks, its refresh sends the same words
+  from the same 340 states again and again, so what a whole 36-bit word did (its
+  registers, end times, log entries, events and what ``dis_due`` finds among them) is
+  kept by the word and the registers it depends on, and set down again when the same
+  word comes in the same state (``dis_memo_find``).  Entries are placed by the word's
+  address in core, so a refresh reads them in order.
+* No loop whose length varies from word to word on the common path: branch
+  mispredictions, not instructions, were most of what was left.
 """
 
 from __future__ import annotations
