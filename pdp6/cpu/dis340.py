@@ -33,6 +33,14 @@ so the common path is kept short (docs/machine.md has the figures):
   channel's ``BLKO DIS,`` at 40+2n without the general instruction path.
 * Words are only worked out, not drawn: their points come when the host looks
   (``dis_replay``).
+* **A memo of words.**  While the program thinks, its refresh sends the same words
+  from the same 340 states again and again, so what a whole 36-bit word did (its
+  registers, end times, log entries, events and what ``dis_due`` finds among them) is
+  kept by the word and the registers it depends on, and set down again when the same
+  word comes in the same state (``dis_memo_find``).  Entries are placed by the word's
+  address in core, so a refresh reads them in order.
+* No loop whose length varies from word to word on the common path: branch
+  mispredictions, not instructions, were most of what was left.
 """
 
 from __future__ import annotations
@@ -95,6 +103,7 @@ D_EV_HEAD = D + 53
 D_EV_N = D + 54
 D_EV = D + 55  # EV_MAX events of EV_WIDTH: time, then the 8 of D_VIS packed (dis_pack)
 EV_MAX = 16
+EV_MASK = EV_MAX - 1  # (a ring of a power of two: & rather than %)
 EV_WIDTH = 2
 # An event's visible state packed in one word: (shift, mask) of each of D_VIS's eight
 # (mode hef vef lp stop_int rfd x y).  dis_pack and dis_unpack, and the device's Python
@@ -139,7 +148,16 @@ D_PX = D_PN + 1
 D_PY = D_PX + PCAP
 D_PI = D_PY + PCAP
 D_PT = D_PI + PCAP
-IO_SIZE = D_PT + PCAP
+# The words worked out before, by the word and the 340's state it started from
+# (dis_start_word): MCAP entries of MW slots, see dis_memo_record.
+MCAP = 8192  # (direct-mapped: room enough that a refresh's words seldom meet)
+MW = 8
+MEMO_EVENTS = 4  # a word queuing more is not kept
+LOG_MASK = (1 << 47) - 1  # a log entry (dis_log): the memo keeps more above it
+D_ADDR = D_PT + PCAP  # where in core the last BLKO's word came from (-1: not known)
+D_MEMO_HITS = D_ADDR + 1  # words set down from the memo (for tests)
+D_MEMO = D_ADDR + 8
+IO_SIZE = D_MEMO + MCAP * MW
 PFULL = PCAP - 512  # dis_replay stops past this (a word draws at most 127 points)
 
 # Modes, sequencer states, timing, bits: as in pdp6.devices.display340 (reference 2.5)
@@ -198,7 +216,7 @@ def dis_emit(io, t: int) -> None:
     n = io[D_EV_N]
     if n >= EV_MAX:
         return  # (a word queues at most three)
-    k = D_EV + EV_WIDTH * ((io[D_EV_HEAD] + n) % EV_MAX)
+    k = D_EV + EV_WIDTH * ((io[D_EV_HEAD] + n) & EV_MASK)
     io[k] = t
     io[k + 1] = dis_pack(io[D_MODE], io[D_HEF], io[D_VEF], io[D_LP_FLAG], io[D_STOP_INT],
                          io[D_RFD], io[D_X], io[D_Y])  # fmt: skip
@@ -530,15 +548,84 @@ def dis_first_half(io) -> None:
     io[D_HALF_T0] = io[D_HALF1 + 1]
 
 
-@jit_inline
+@jit
 def dis_start_word(io, t0: int) -> None:
+    """dis_start_word_here, called (the loop's one inlined copy is in dis_datao)."""
+    dis_start_word_here(io, t0)
+
+
+@jit_inline
+def dis_start_word_here(io, t0: int) -> int:
     """DATA SYNC at ``t0`` for the buffer's next half-word and, when that one ends ready
     for data with the other half still in the buffer, for that one too at once: the 340
     takes it at that instant with nothing the processor could see in between, so one
     event serves the whole 36-bit word.  The first half's own end is then not ready for
-    data (its event says so) and dis_unchain can take the second back (dis_settle)."""
+    data (its event says so) and dis_unchain can take the second back (dis_settle).
+
+    A refresh sends the same words from the same states again and again while the
+    program thinks, so a whole word's outcome is kept (dis_memo_record) and, when the
+    same word comes in the same state, set down again (dis_memo_apply) instead of
+    worked out.  Returns dis_due's answer when the memo knew it, else -1."""
+    m = dis_memo_find(io)
+    if m > 0:
+        io[D_MEMO_HITS] += 1
+        return dis_memo_apply(io, t0, m)
+    dis_start_word_new(io, t0, m)
+    return -1
+
+
+@jit
+def dis_start_word_new(io, t0: int, m: int) -> None:
+    """dis_start_word for a word not in the memo: worked out, and kept there unless
+    ``m`` is 0 (a word the memo does not take)."""
+    if m < 0:
+        key1 = dis_memo_key(io)
+        key2 = dis_memo_key2(io)
+        dis_plan_word(io, t0)
+        dis_memo_record(io, t0, -m, key1, key2)
+    else:
+        dis_plan_word(io, t0)
+
+
+@jit_inline
+def dis_memo_key(io) -> int:
+    """The 36-bit word in the buffer and the registers its work depends on, but for
+    those in dis_memo_key2 (X, Y, mode, scale, case)."""
+    return (io[D_IB] | io[D_X] << 36 | io[D_Y] << 46 | io[D_MODE] << 56 | io[D_SCALE] << 59
+            | io[D_SHIFT] << 61)  # fmt: skip
+
+
+@jit_inline
+def dis_memo_key2(io) -> int:
+    """The rest of the key: intensity, light pen, stop (and a bit that is never 0)."""
+    return (1 | io[D_INTENSITY] << 1 | io[D_LP_ENABLE] << 4 | io[D_LP_FIND] << 5
+            | io[D_LP_FLAG] << 6 | io[D_STOP] << 7 | io[D_STOP_INT] << 8)  # fmt: skip
+
+
+@jit_inline
+def dis_memo_find(io) -> int:
+    """The memo's entry for the word about to start: > 0 it holds the word, < 0 (minus
+    the entry) it may be kept there, 0 the memo does not take it (half a word in the
+    buffer, events still queued, the log nearly full)."""
+    if io[D_IBC] != 2 or io[D_EV_N] or io[D_WN] > WCAP - 2 or io[D_DRAW]:
+        return 0
+    key1 = dis_memo_key(io)
+    key2 = dis_memo_key2(io)
+    # by the word's address, where known: a refresh then reads the memo in order
+    h = io[D_ADDR]
+    if h < 0:
+        h = key1 ^ (key1 >> 17) ^ (key1 >> 31) ^ (key1 >> 47) ^ (key2 << 5)
+    m = D_MEMO + MW * (h & (MCAP - 1))
+    if io[m] == key1 and io[m + 1] & 0o777 == key2:
+        return m
+    return -m
+
+
+@jit_inline
+def dis_plan_word(io, t0: int) -> None:
+    """dis_start_word worked out."""
     dis_start(io, t0, D_SNAP1, D_HALF1)
-    k = D_EV + EV_WIDTH * ((io[D_EV_HEAD] + io[D_EV_N] - 1) % EV_MAX)
+    k = D_EV + EV_WIDTH * ((io[D_EV_HEAD] + io[D_EV_N] - 1) & EV_MASK)
     if (io[D_END_STATE] == IDLE and io[D_IBC] and io[D_EV_N] and io[k] == io[D_T_END]
             and not io[D_DRAW]):  # fmt: skip
         io[k + 1] &= ~EV_RFD
@@ -549,6 +636,144 @@ def dis_start_word(io, t0: int) -> None:
     else:
         dis_first_half(io)
         io[D_AHEAD] = 0
+
+
+@jit_inline
+def dis_due_case(io) -> int:
+    """What dis_due's answer depends on besides the queue: the lines each channel
+    raises (bits 0 and 1: the special and data channels are assigned and can be
+    raised) and those raised now (bits 2 and 3)."""
+    spec = 0o170 if io[D_PIA_SPEC] else 0
+    data = EV_RFD if io[D_PIA_DATA] and io[D_IBC] == 0 else 0
+    vis = dis_pack(io[D_VIS], io[D_VIS + 1], io[D_VIS + 2], io[D_VIS + 3], io[D_VIS + 4],
+                   io[D_VIS + 5], 0, 0)  # fmt: skip
+    return ((1 if spec else 0) | (2 if data else 0) | (4 if vis & spec else 0)
+            | (8 if vis & data else 0))  # fmt: skip
+
+
+@jit_inline
+def dis_due_lines(io, v: int) -> int:
+    """The lines the packed visible state ``v`` raises, as dis_due_case's bits 2, 3."""
+    spec = 0o170 if io[D_PIA_SPEC] else 0
+    data = EV_RFD if io[D_PIA_DATA] and io[D_IBC] == 0 else 0
+    return (1 if v & spec else 0) | (2 if v & data else 0)
+
+
+@jit_inline
+def dis_memo_record(io, t0: int, m: int, key1: int, key2: int) -> None:
+    """Keep in the memo's entry ``m`` what dis_plan_word did from ``t0`` (MW slots: the
+    key; the rest of it with the number of events and the end times after ``t0``; the
+    registers it left; the second half's word for the log; the events it queued, each
+    its time after ``t0`` and what it shows)."""
+    n = io[D_EV_N]
+    dt = io[D_T_END] - t0
+    dt1 = io[D_T_END1] - t0 + 1 if io[D_AHEAD] else 0
+    if n > MEMO_EVENTS or dt >= 1 << 24 or dt1 >= 1 << 24:
+        return
+    io[m] = key1
+    io[m + 1] = key2 | n << 9 | dt << 12 | dt1 << 36
+    io[m + 2] = (io[D_X] | io[D_Y] << 10 | io[D_MODE] << 20 | io[D_SCALE] << 23
+                 | io[D_INTENSITY] << 25 | io[D_SHIFT] << 28 | io[D_LP_ENABLE] << 29
+                 | io[D_LP_FIND] << 30 | io[D_LP_FLAG] << 31 | io[D_STOP] << 32
+                 | io[D_STOP_INT] << 33 | io[D_HEF] << 34 | io[D_VEF] << 35
+                 | io[D_RFD] << 36 | io[D_LP_USED] << 37 | io[D_END_STATE] << 38
+                 | io[D_BR] << 40)  # fmt: skip
+    head = io[D_EV_HEAD]
+    for i in range(n):
+        k = D_EV + EV_WIDTH * ((head + i) & EV_MASK)
+        io[m + 4 + i] = (io[k] - t0) << 32 | io[k + 1]
+    # which event dis_due finds now (7: none), and in which case: the same word from
+    # the same registers queues the same events, but the request lines it is compared
+    # with are not in the key
+    case = dis_due_case(io)
+    first = 7
+    for i in range(n):
+        v = io[D_EV + EV_WIDTH * ((head + i) & EV_MASK) + 1]
+        if first == 7 and dis_due_lines(io, v) != case >> 2:
+            first = i
+    last = io[D_W + 2 * ((io[D_WHEAD] + io[D_WN] - 1) & (WCAP - 1)) + 1]
+    io[m + 3] = last | case << 48 | first << 52
+
+
+@jit_inline
+def dis_memo_apply(io, t0: int, m: int) -> int:
+    """What dis_plan_word does from ``t0``, as dis_memo_record kept it in entry ``m``;
+    returns what dis_due will find, or -1 if the entry does not know (another case)."""
+    ib = io[D_IB]
+    dis_snapshot(io, D_SNAP1)
+    n = io[D_WN]
+    k = D_W + 2 * ((io[D_WHEAD] + n) & (WCAP - 1))
+    io[k] = t0  # the log: the first half, and the registers it started from
+    io[k + 1] = ((ib >> 18) | io[D_X] << 18 | io[D_Y] << 28 | io[D_MODE] << 38
+                 | io[D_SCALE] << 41 | io[D_INTENSITY] << 43 | io[D_SHIFT] << 46)  # fmt: skip
+    io[D_HALF1] = ib >> 18
+    io[D_HALF1 + 1] = t0
+    a = io[m + 2]
+    io[D_X] = a & 0o1777
+    io[D_Y] = (a >> 10) & 0o1777
+    io[D_MODE] = (a >> 20) & 7
+    io[D_SCALE] = (a >> 23) & 3
+    io[D_INTENSITY] = (a >> 25) & 7
+    io[D_SHIFT] = (a >> 28) & 1
+    io[D_LP_ENABLE] = (a >> 29) & 1
+    io[D_LP_FIND] = (a >> 30) & 1
+    io[D_LP_FLAG] = (a >> 31) & 1
+    io[D_STOP] = (a >> 32) & 1
+    io[D_STOP_INT] = (a >> 33) & 1
+    io[D_HEF] = (a >> 34) & 1
+    io[D_VEF] = (a >> 35) & 1
+    io[D_RFD] = (a >> 36) & 1
+    io[D_LP_USED] = (a >> 37) & 1
+    io[D_END_STATE] = (a >> 38) & 3
+    io[D_BR] = (a >> 40) & M18
+    io[D_STATE] = BUSY
+    io[D_VIS + 5] = 0
+    b = io[m + 1]
+    io[D_T_END] = t0 + ((b >> 12) & 0o77777777)
+    # the queue is empty: its first slots take the events (all four, those past the
+    # word's own unread)
+    io[D_EV_HEAD] = 0
+    e = io[m + 4]
+    io[D_EV] = t0 + (e >> 32)
+    io[D_EV + 1] = e & 0o37777777777
+    e = io[m + 5]
+    io[D_EV + 2] = t0 + (e >> 32)
+    io[D_EV + 3] = e & 0o37777777777
+    e = io[m + 6]
+    io[D_EV + 4] = t0 + (e >> 32)
+    io[D_EV + 5] = e & 0o37777777777
+    e = io[m + 7]
+    io[D_EV + 6] = t0 + (e >> 32)
+    io[D_EV + 7] = e & 0o37777777777
+    io[D_EV_N] = (b >> 9) & 7
+    dt1 = b >> 36
+    if dt1:
+        t1 = t0 + dt1 - 1
+        k = D_W + 2 * ((io[D_WHEAD] + n + 1) & (WCAP - 1))
+        io[k] = t1
+        io[k + 1] = io[m + 3] & LOG_MASK
+        io[D_WN] = n + 2
+        io[D_IB] = 0
+        io[D_IBC] = 0
+        io[D_WORDS] += 2
+        io[D_T_END1] = t1
+        io[D_HALF_BR] = ib & M18
+        io[D_HALF_T0] = t1
+        io[D_AHEAD] = 2
+    else:
+        io[D_WN] = n + 1
+        io[D_IB] = (ib << 18) & M36
+        io[D_IBC] = 1
+        io[D_WORDS] += 1
+        dis_first_half(io)
+        io[D_AHEAD] = 0
+    g = io[m + 3]
+    if (g >> 48) & 15 != dis_due_case(io):
+        return -1
+    first = (g >> 52) & 7
+    if first < MEMO_EVENTS:
+        return t0 + (io[m + 4 + first] >> 32)
+    return io[D_T_END] if io[D_IBC] else NEVER
 
 
 @jit_inline
@@ -580,11 +805,11 @@ def dis_unchain(io) -> None:
     dis_first_half(io)
     io[D_STATE] = BUSY
     n = 0
-    while n < io[D_EV_N] and io[D_EV + EV_WIDTH * ((io[D_EV_HEAD] + n) % EV_MAX)] <= io[D_T_END]:
+    while n < io[D_EV_N] and io[D_EV + EV_WIDTH * ((io[D_EV_HEAD] + n) & EV_MASK)] <= io[D_T_END]:
         n += 1
     io[D_EV_N] = n
     if n:
-        io[D_EV + EV_WIDTH * ((io[D_EV_HEAD] + n - 1) % EV_MAX) + 1] |= EV_RFD
+        io[D_EV + EV_WIDTH * ((io[D_EV_HEAD] + n - 1) & EV_MASK) + 1] |= EV_RFD
     io[D_AHEAD] = 0
 
 
@@ -672,15 +897,22 @@ def dis_advance(io, now: int) -> None:
     """What the processor sees brought up to ``now``; the next word started when the
     last has ended and the buffer holds one (Display340.advance)."""
     while True:
-        last = -1  # each event is the whole visible state: only the last due one shows
-        while io[D_EV_N] and io[D_EV + EV_WIDTH * io[D_EV_HEAD]] <= now:
-            last = io[D_EV + EV_WIDTH * io[D_EV_HEAD] + 1]
-            io[D_EV_HEAD] = (io[D_EV_HEAD] + 1) % EV_MAX
-            io[D_EV_N] -= 1
-        if last >= 0:
+        n = io[D_EV_N]
+        if n and io[D_EV + EV_WIDTH * ((io[D_EV_HEAD] + n - 1) & EV_MASK)] <= now:
+            # all due (a word's end, the common case): the last shows
+            dis_unpack(io, io[D_EV + EV_WIDTH * ((io[D_EV_HEAD] + n - 1) & EV_MASK) + 1])
+            io[D_EV_HEAD] = 0  # (the next word's events in the same cache lines)
+            io[D_EV_N] = 0
+        elif n and io[D_EV + EV_WIDTH * io[D_EV_HEAD]] <= now:
+            head = io[D_EV_HEAD]
+            last = 0  # each event is the whole visible state: only the last due one shows
+            while n and io[D_EV + EV_WIDTH * head] <= now:
+                last = io[D_EV + EV_WIDTH * head + 1]
+                head = (head + 1) & EV_MASK
+                n -= 1
+            io[D_EV_HEAD] = head if n else 0  # (the next word's events in the same lines)
+            io[D_EV_N] = n
             dis_unpack(io, last)
-            if io[D_EV_N] == 0:
-                io[D_EV_HEAD] = 0  # (the next word's events in the same cache lines)
         if io[D_STATE] == BUSY and io[D_T_END] <= now:
             io[D_STATE] = io[D_END_STATE]
             if io[D_STATE] == IDLE and io[D_IBC]:
@@ -722,7 +954,7 @@ def dis_due(io, vis: int) -> int:
         lines = (vis & spec != 0, vis & data != 0)
         head = io[D_EV_HEAD]
         for i in range(n):
-            k = D_EV + EV_WIDTH * ((head + i) % EV_MAX)
+            k = D_EV + EV_WIDTH * ((head + i) & EV_MASK)
             v = io[k + 1]
             if (v & spec != 0, v & data != 0) != lines:
                 return io[k]
@@ -735,10 +967,16 @@ def dis_due(io, vis: int) -> int:
 def dis_requests(io, st) -> None:
     """The request lines and when the loop must next look (the part of the bus's
     publishing the processor needs between instructions)."""
+    dis_requests_due(io, st, -1)
+
+
+@jit_inline
+def dis_requests_due(io, st, due: int) -> None:
+    """dis_requests, with dis_due's answer if known (``due`` >= 0)."""
     v = dis_pack(io[D_VIS], io[D_VIS + 1], io[D_VIS + 2], io[D_VIS + 3], io[D_VIS + 4],
                  io[D_VIS + 5], 0, 0)  # fmt: skip
     st[DIS_REQ] = dis_bits(io, v)
-    st[DIS_EVENT] = dis_due(io, v)
+    st[DIS_EVENT] = due if due >= 0 else dis_due(io, v)
     st[EVENT] = min(st[CLOCK_NEXT], st[HOST_EVENT], st[DIS_EVENT])
 
 
@@ -826,14 +1064,17 @@ def dis_cono(io, now: int, value: int) -> bool:
 
 
 @jit_inline
-def dis_datao(io, now: int, word: int) -> None:
-    """DATAO or BLKO DIS, (Display340.datao)."""
+def dis_datao(io, now: int, word: int, addr: int) -> int:
+    """DATAO or BLKO DIS, (Display340.datao) of ``word`` from ``addr`` (-1: unknown);
+    dis_due's answer if the memo knew it, else -1."""
     dis_advance(io, now)
+    io[D_ADDR] = addr
     io[D_DATAO_COUNT] += 1
     io[D_IB] = word & M36
     io[D_IBC] = 2
     if io[D_STATE] == IDLE:
-        dis_start_word(io, now)
+        return dis_start_word_here(io, now)
+    return -1
 
 
 @jit
@@ -867,7 +1108,7 @@ def dis_deliver(io, st, ioq) -> int:
                 if not dis_cono(io, now, ioq[3 * k + 2]):
                     break
             elif func == BLKO or func == DATAO:
-                dis_datao(io, now, ioq[3 * k + 2])
+                dis_datao(io, now, ioq[3 * k + 2], -1)
             k += 1  # (DATAI and BLKI read the published position; nothing to do)
     if k == 0:
         return REASON_IO

@@ -25,7 +25,7 @@ from .dis340 import (
     M36,
     dis_datao,
     dis_deliver,
-    dis_requests,
+    dis_requests_due,
     dis_service,
     dis_settle,
 )
@@ -262,8 +262,8 @@ def refresh_340(mem, st, io, optab, bit: int) -> bool:
     st[TIME] += INTERRUPT_NS + optab[ir >> 27] + CORE_READ_NS + WRITE_AFTER_READ_NS + CORE_READ_NS
     st[EA_LH] = (ir >> 18) & RH
     mem[e] = total
-    dis_datao(io, st[TIME], mem[word])
-    dis_requests(io, st)
+    due = dis_datao(io, st[TIME], mem[word], word)
+    dis_requests_due(io, st, due)
     st[PIR] &= ~bit  # transferred: dismissed
     st[FAULT] = 0
     st[IOT_RESULT] = IOT_NONE

@@ -244,6 +244,19 @@ def test_refresh_loop_like_mac_hack() -> None:
     assert min(xs) == 320 and max(xs) == 704
 
 
+@pytest.mark.parametrize("engine", ["compiled", "python", "interpreter"])
+def test_a_refresh_sent_again_comes_from_the_memo(engine: str) -> None:
+    """The loop keeps each word's outcome by the word and the 340's state it starts
+    from: after the first pass, (nearly) every word of the list is set down from that
+    memo (that the picture, registers and times are the device's own is
+    test_the_loop_runs_the_340_as_the_device_does, on the same program)."""
+    if engine == "compiled" and not jit.ENABLED:
+        pytest.skip("numba is off")
+    m, _, p = run("dis340_refresh.mid", engine=engine)
+    length = p.symbols["LISTND"] - p.symbols["LIST"] + 1
+    assert m._io[L.D_MEMO_HITS] >= (mem(m, p, "NREF") - 1) * (length - 1)
+
+
 @pytest.mark.parametrize("stop_after", [300, 1_234, 3_001, 4_800])
 def test_a_snapshot_of_the_refresh_loop_runs_on_as_the_machine_did(
     tmp_path: Path, stop_after: int
