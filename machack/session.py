@@ -28,7 +28,7 @@ DEFAULT_BUDGET = 4_000_000_000  # PDP-6 instructions per exchange
 DEFAULT_EMULATED_S = 3.0e5  # emulated seconds per exchange (a long think at depth 6)
 # Instructions per call of the loop: about a third of a second on each engine, so that
 # between calls the host sees Ctrl-C and can move to the compiled engine (on_slice).
-SLICE = {"compiled": 30_000_000, "python": 400_000, "interpreter": 150_000}
+SLICE = {"compiled": 30_000_000, "native": 60_000_000, "python": 400_000, "interpreter": 150_000}
 
 
 class SessionError(RuntimeError):

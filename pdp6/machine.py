@@ -269,7 +269,7 @@ class Machine:
         (:mod:`pdp6.host.autoengine`).
         """
         runner = engines.make_runner(engine)  # refuses an engine this process lacks
-        if engine == "compiled":
+        if engine in engines.NUMPY_ENGINES:
             arrays = [np.asarray(a, dtype=np.int64) for a in
                       (self._mem, self._st, self._io, self._ioq, self._optab)]  # fmt: skip
             bp: Any = np.asarray(self._bp, dtype=np.uint8)
@@ -290,7 +290,7 @@ class Machine:
         """A routine of the execute loop's source as this machine's engine runs it
         (compiled, or plain Python over lists), for a device that shares the loop's
         work (the 340's ``dis_replay``)."""
-        if self.engine == "compiled":
+        if self.engine in engines.NUMPY_ENGINES:
             return next(getattr(m, name) for m in engines.MODULES if hasattr(m, name))
         return engines.plain()[name]
 

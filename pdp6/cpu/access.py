@@ -171,6 +171,38 @@ def pi_takeable(st) -> int:
 
 
 @jit_inline
+def blocks_quiet(st) -> tuple[int, int]:
+    """Whether translated blocks may run from this instruction boundary on (1 or 0), and
+    the PC flags they must not set (for the block engines, :mod:`pdp6.cpu.translate`
+    and :mod:`pdp6.cpu.native`).
+
+    Blocks rely on facts that only instructions left to ``run`` change: exec mode, no UUO
+    inhibit or fault, and no interrupt to take.  Here, at a boundary that ``run`` would
+    pass without an event (time before the next event), the PI latch is done as ``run``
+    does it; if then nothing is takeable, nothing can become so inside blocks, except by
+    an APR condition: NXM and pushdown overflow end a block when raised, and overflow or
+    PC change matter only when enabled (the second result).
+    """
+    if st[FLAGS] & F_USER or st[INHIBIT] or st[FAULT] or st[PI_CYCLE] or st[TIME] >= st[EVENT]:
+        return 0, 0
+    if not (st[PI_ON] or st[PIR]):
+        return 1, 0
+    pi_latch(st)
+    if pi_takeable(st):
+        return 0, 0
+    pia = st[APR_PIA]
+    bit = 1 << (7 - pia) if pia else 0
+    if not bit & st[PI_ON] & ~st[PIH] & ~st[PIR] or apr_request(st):
+        return 1, 0  # the APR cannot add a request (off, held, pending, or already asking)
+    danger = 0
+    if st[APR_OVEN]:
+        danger |= F_OV
+    if st[APR_PCCHEN]:
+        danger |= F_PCCH
+    return 1, danger
+
+
+@jit_inline
 def interruptible(st, steps: int) -> bool:
     """Whether a long chain (indirect words, XCT, UUO) should give up for now.
 

@@ -12,6 +12,7 @@ tests).
 
 from __future__ import annotations
 
+import importlib.util
 import types
 from collections.abc import Callable
 from typing import Any
@@ -58,6 +59,9 @@ def compiled() -> Callable[..., int]:
 
 
 ENGINES = ("compiled", "python") if jitmod.ENABLED else ("python",)
+if jitmod.ENABLED and importlib.util.find_spec("llvmlite") is not None:
+    ENGINES += ("native",)  # hot blocks as machine code (pdp6.cpu.native)
+NUMPY_ENGINES = ("compiled", "native")  # the engines that run over numpy arrays
 # 'interpreter' is loop.run as plain Python, instruction by instruction: the reference
 # the translating 'python' engine is tested against.
 ALL_ENGINES = (*ENGINES, "interpreter")
@@ -82,4 +86,8 @@ def make_runner(engine: str) -> Callable[..., int]:
         return compiled()
     if engine == "interpreter":
         return plain()["run"]
+    if engine == "native":
+        from .native import NativeEngine
+
+        return NativeEngine()
     return translate.BlockEngine(plain())

@@ -61,6 +61,7 @@ REASON_EVENT = 4  # a host device is due for service
 REASON_IO = 5  # the step queued I/O for host devices
 REASON_POINTS = 6  # the host must take the 340's words (``pdp6.cpu.dis340``)
 REASON_NAMES = ("none", "halt", "breakpoint", "limit", "event", "io", "points")
+REASON_HOT = 100  # (the native engine's loop, never seen outside) an address to translate
 
 # PC-word flags (left half)
 F_OV = 0o400000

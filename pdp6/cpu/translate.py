@@ -13,7 +13,7 @@ A block may run only when every instruction boundary inside it would have done
 nothing in ``loop.run``; the runner checks that on entry:
 
 * exec mode, no UUO inhibit or fault, and no interrupt to take: the runner does the
-  boundary's PI latch itself (:meth:`BlockEngine.pi_quiet`); these change only in
+  boundary's PI latch itself (``access.blocks_quiet``); these change only in
   instructions the blocks leave to ``loop.run``, or by APR conditions, which end a block;
 * the emulated clock cannot reach the next event inside the block (each block knows
   the most time its paths take, but for their last instruction);
@@ -64,16 +64,11 @@ from .specialize import (
 )
 from .state import (
     APR_NXM,
-    APR_OVEN,
-    APR_PCCHEN,
     APR_PDLOV,
-    APR_PIA,
     BOUNDARY,
     COUNT,
     EA_LH,
     EVENT,
-    F_OV,
-    F_PCCH,
     F_USER,
     FAULT,
     FIRST,
@@ -83,9 +78,6 @@ from .state import (
     MEMSIZE,
     PC,
     PI_CYCLE,
-    PI_ON,
-    PIH,
-    PIR,
     REASON,
     REASON_BREAK,
     REASON_IO,
@@ -144,7 +136,7 @@ def facts(memsize: int) -> Facts:
         free=frozenset({TIME, FLAGS, EA_LH, APR_PDLOV, APR_NXM}),
         alarm=frozenset({APR_PDLOV, APR_NXM}),
         # The PI sampling inside ILDB/IDPB finds nothing to take: nothing was takeable
-        # when the block began (BlockEngine.pi_quiet), the clock cannot tick inside it,
+        # when the block began (access.blocks_quiet), the clock cannot tick inside it,
         # and an APR condition raised earlier in a block ends it.  (Within one instruction,
         # the specializer declines the sampling after anything that could request.)
         quiet={"pi_latch": None, "pi_takeable": 0},
@@ -581,9 +573,7 @@ class BlockEngine:
 
     def __init__(self, plain: dict[str, Callable[..., Any]]) -> None:
         self.step = plain["run"]
-        self.pi_latch = plain["pi_latch"]
-        self.pi_takeable = plain["pi_takeable"]
-        self.apr_request = plain["apr_request"]
+        self.pi_quiet = plain["blocks_quiet"]
         self.dis_settle = plain["dis_settle"]  # (loop.run's last step, after blocks too)
         self.blocks: dict[int, Block] = {}
         self.memsize = -1
@@ -897,30 +887,6 @@ class BlockEngine:
         if flag_bits & danger:
             return "may set a PC flag an enabled APR interrupt watches"
         return "the code changed since it was translated"
-
-    def pi_quiet(self, st: Any) -> tuple[bool, int]:
-        """Whether blocks may run from this instruction boundary on, and which PC flags they
-        must not set.
-
-        Blocks rely on facts that only instructions left to ``loop.run`` change: exec mode,
-        no UUO inhibit or fault, and no interrupt to take.  Here, at a boundary that
-        ``loop.run`` would pass without an event (time before the next event), the PI
-        latch is done as it would do it; if then nothing is takeable, nothing can become so
-        inside blocks, except by an APR condition: NXM and pushdown overflow end a block
-        when raised, and overflow or PC change matter only when enabled (the danger mask).
-        """
-        if st[FLAGS] & F_USER or st[INHIBIT] or st[FAULT] or st[PI_CYCLE] or st[TIME] >= st[EVENT]:
-            return False, 0
-        if not (st[PI_ON] or st[PIR]):
-            return True, 0
-        self.pi_latch(st)
-        if self.pi_takeable(st):
-            return False, 0
-        pia = st[APR_PIA]
-        bit = 1 << (7 - pia) if pia else 0
-        if not bit & st[PI_ON] & ~st[PIH] & ~st[PIR] or self.apr_request(st):
-            return True, 0  # the APR cannot add a request (off, held, pending, or already asking)
-        return True, (F_OV if st[APR_OVEN] else 0) | (F_PCCH if st[APR_PCCHEN] else 0)
 
 
 def python_of(words: list[int], pc: int, memsize: int = 1 << 18) -> str:

@@ -2,8 +2,8 @@
 
 There is no assembler yet, so instruction words are built with :func:`ins` (from the
 opcode table in :mod:`pdp6.isa`) and :func:`io` (I/O instructions).  Every machine
-fixture is parametrized over both engines (``pdp6.cpu.engines.ENGINES``), so each test
-runs on the numba-compiled loop and on the plain-Python one.
+fixture is parametrized over the engines (``pdp6.cpu.engines.ENGINES``), so each test
+runs on the numba-compiled loop, the plain-Python one and the native blocks.
 
 Expected values in the test files are worked out by hand from
 ``docs/sources/pdp6-reference.md``; the section is cited next to each rule.
@@ -83,11 +83,11 @@ def halt(at: int) -> int:
 
 
 def new_machine(engine: str, **kwargs: int) -> Machine:
-    """A machine on ``engine``; the python engine translates every block the first time
-    it is reached, so that each instruction test also tests the instruction's
-    translation (by default only code that runs often is translated)."""
+    """A machine on ``engine``; the block engines (python, native) translate every block
+    the first time it is reached, so that each instruction test also tests the
+    instruction's translation (by default only code that runs often is translated)."""
     m = Machine(engine=engine, **kwargs)
-    if engine == "python":
+    if hasattr(m._run, "translate_at_once"):
         m._run.translate_at_once()
     return m
 
@@ -174,7 +174,7 @@ class FlagDevice(Device):
 
 @pytest.fixture(params=ENGINES)
 def engine(request: pytest.FixtureRequest) -> str:
-    """Both execute engines: 'compiled' (numba) and 'python'."""
+    """The execute engines: 'compiled' (numba), 'python' and 'native' (LLVM blocks)."""
     return str(request.param)
 
 

@@ -40,7 +40,7 @@ def load(engine: str, program: list[int], data: dict[int, int] | None = None,
     """A machine with ``program`` at START; ``at_once`` translates blocks the first time
     they are reached (the python engine); ``setup(m)`` sets registers before the run."""
     m = Machine(engine=engine, core_words=core_words)
-    if at_once and engine == "python":
+    if at_once and hasattr(m._run, "translate_at_once"):
         m._run.translate_at_once()
     for k, w in enumerate(program):
         m.memory[START + k] = w
@@ -323,8 +323,8 @@ def run_loop(engine: str, body: list[int], acs: list[int], data: list[int], cloc
     """Run the loop; ``clock`` 1 interrupts on clock ticks, 2 on overflow too, 3 on PC
     change too (each interrupt counts in 3000 and returns)."""
     m = Machine(engine=engine)
-    if engine == "python":
-        m._run.translate_at_once()  # translate at once
+    if hasattr(m._run, "translate_at_once"):
+        m._run.translate_at_once()  # translate at once (the block engines)
     for a, v in enumerate(acs):
         m.memory[a] = v
     m.memory[0o16] = 40  # rounds

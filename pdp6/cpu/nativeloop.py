@@ -1,0 +1,142 @@
+"""The native engine's execute loop: machine-code blocks where there are some, ``loop.run``
+for the rest (compiled by numba with it; imported only by :mod:`pdp6.cpu.native`).
+
+It does in compiled code what :class:`pdp6.cpu.translate.BlockEngine` does in Python:
+at an address where a block starts it checks the facts every block relies on
+(``access.blocks_quiet``, the budget, the next event) and calls the block's machine
+code through its address; a block that returns to another block's start goes straight
+on there.  Elsewhere ``loop.run`` runs a stretch that stops where a block starts
+(``stops``), and the addresses where stretches start are counted (``heat``): one that
+reaches ``hot`` is handed back to the engine to translate.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+from . import access, dis340, loop
+from .state import (
+    BOUNDARY,
+    COUNT,
+    EVENT,
+    FIRST,
+    IOQ_N,
+    PC,
+    REASON,
+    REASON_BREAK,
+    REASON_HOT,
+    REASON_IO,
+    REASON_LIMIT,
+    TIME,
+)
+
+RH = 0o777777
+RECHECK = 1 << 40  # (pdp6.cpu.translate.RECHECK: a block's result says look again)
+STRETCH = 256  # most instructions loop.run runs between looks at the blocks
+# binfo's columns: a block's most instructions along a path, most emulated ns but for
+# the last instruction, and the PC flags it may set.
+B_COUNT, B_BOUND, B_FLAGS = 0, 1, 2
+
+
+@intrinsic
+def call_block(typingctx: Any, address: Any, mem: Any, st: Any, io: Any, ioq: Any,
+               left: Any) -> Any:  # fmt: skip
+    """Call the block whose machine code is at ``address`` with the arrays' data."""
+    sig = types.int64(address, mem, st, io, ioq, left)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        data = [context.make_array(signature.args[i])(context, builder, args[i]).data
+                for i in range(1, 5)]  # fmt: skip
+        i64 = ir.IntType(64)
+        fnty = ir.FunctionType(i64, [i64.as_pointer()] * 4 + [i64])
+        return builder.call(builder.inttoptr(args[0], fnty.as_pointer()), [*data, args[5]])
+
+    return sig, codegen
+
+
+def run(mem: Any, st: Any, io: Any, ioq: Any, optab: Any, bp: Any, stops: Any, max_n: int,
+        bidx: Any, binfo: Any, addrs: Any, heat: Any, hot: int) -> int:  # fmt: skip
+    """Run up to ``max_n`` instructions as ``loop.run`` would, blocks where they may run.
+
+    ``bidx``: each address's block (an index into ``binfo`` and ``addrs``) or -1;
+    ``stops``: the breakpoints and every block's start.  An address where ``hot``
+    stretches have started ends the run, at that address, with REASON_HOT.  A block
+    whose words in core changed is dropped (its address comes back hot, and is
+    translated anew).
+    """
+    st[REASON] = 0
+    left = max_n
+    reason = REASON_LIMIT
+    first = st[FIRST]
+    pc = st[PC]
+    while left > 0:
+        k = bidx[pc]
+        if k >= 0 and (first or not bp[pc]):
+            quiet, danger = access.blocks_quiet(st)
+            ran = stop = False
+            while quiet:
+                if (
+                    binfo[k, B_COUNT] > left
+                    or st[TIME] + binfo[k, B_BOUND] >= st[EVENT]
+                    or binfo[k, B_FLAGS] & danger
+                ):
+                    break
+                r = call_block(addrs[k], mem, st, io, ioq, left)
+                if r < 0:  # the code changed under the block: drop it
+                    bidx[pc] = -1
+                    stops[pc] = bp[pc]
+                    heat[pc] = 0
+                    break
+                ran = True
+                first = 0
+                st[BOUNDARY] = st[TIME]  # (for dis_settle: a block is one step)
+                if r >= RECHECK:
+                    r -= RECHECK
+                    left -= r >> 18
+                    pc = r & RH
+                    st[PC] = pc
+                    if st[REASON] or st[IOQ_N]:
+                        reason = st[REASON] or REASON_IO
+                        stop = True
+                    break
+                left -= r >> 18
+                pc = r & RH
+                k = bidx[pc]
+                if k < 0 or bp[pc] or left <= 0:
+                    break
+            if stop:
+                break
+            if ran:
+                continue
+        if bp[pc] and not first:
+            reason = REASON_BREAK
+            break
+        if k < 0:
+            heat[pc] += 1
+            if heat[pc] == hot:
+                reason = REASON_HOT  # (the engine translates it, or has it translated)
+                break
+        # A stretch of loop.run, up to the next block start (stops), a breakpoint, or
+        # STRETCH instructions.
+        st[PC] = pc
+        st[FIRST] = 1
+        before = st[COUNT]
+        code = loop.run(mem, st, io, ioq, optab, stops, min(left, STRETCH))
+        left -= st[COUNT] - before
+        st[COUNT] = before
+        first = first and st[FIRST]  # (an interrupt that left the PC keeps it)
+        pc = st[PC]
+        if code == REASON_BREAK and not (bp[pc] and not first):
+            continue  # at a block's start
+        if code != REASON_LIMIT:
+            reason = code
+            break
+    st[PC] = pc
+    st[COUNT] += max_n - left
+    st[FIRST] = first
+    dis340.dis_settle(io, st)
+    return reason
