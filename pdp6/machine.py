@@ -303,16 +303,18 @@ class Machine:
     def _sync_breakpoints(self) -> None:
         if self.breakpoints == self._synced_breakpoints:
             return
-        for a in self._synced_breakpoints - self.breakpoints:
+        removed = self._synced_breakpoints - self.breakpoints
+        added = self.breakpoints - self._synced_breakpoints
+        for a in removed:
             self._bp[a] = 0
-        for a in self.breakpoints - self._synced_breakpoints:
+        for a in added:
             if not isinstance(a, int) or not 0 <= a <= 0o777777:
                 raise ValueError(f"breakpoint {a!r} is not an 18-bit address")
             self._bp[a] = 1
         self._synced_breakpoints = set(self.breakpoints)
         forget = getattr(self._run, "breakpoints_changed", None)
         if forget is not None:
-            forget()
+            forget(added, removed)
 
     def _drain_io(self) -> None:
         st, q = self._st, self._ioq

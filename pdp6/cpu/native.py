@@ -23,8 +23,10 @@ from __future__ import annotations
 import collections
 import importlib.util
 import queue
+import sys
 import threading
 import weakref
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +41,8 @@ AVAILABLE = jitmod.ENABLED and importlib.util.find_spec("llvmlite") is not None
 HOT = 8  # stretches of loop.run that start at an address before it is translated
 CAPACITY = 1 << 15  # blocks one machine's tables hold (then they are emptied and refilled)
 CHUNK = 1_000_000  # instructions the loop runs between looks for translated blocks
+SWITCH_S = 0.0005  # Python's thread switch interval once the translating thread runs
+HOTQ = 256  # hot addresses the loop queues before it hands them to the engine
 ARRAYS = {"mem": ADDRESS_SPACE, "st": S.SIZE, "io": dis340.IO_SIZE, "ioq": 3 * S.IOQ_MAX}
 REFUSED = -(1 << 30)  # an address's heat once it cannot be translated: never hot again
 # Blocks one address may be given (translated, or found among those kept), after which
@@ -123,7 +127,7 @@ def driver() -> Any:
                 _DRIVER.compile(
                     "int64(int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], "
                     "uint8[::1], uint8[::1], int64, int64[::1], int64[:, ::1], int64[::1], "
-                    "int64[::1], int64)"
+                    "int64[::1], int64, int64[::1])"
                 )
             _JIT = Jit()
     return _DRIVER
@@ -158,24 +162,33 @@ def make_block(memsize: int, optab: tuple[int, ...], mem: Any, bp: Any,
 
 
 def _translating() -> None:
-    """The translating thread: takes (engine, address, core, breakpoints) and hands the
-    engine its block, or the reason there is none."""
+    """The translating thread: for each engine that asks, translates its hottest wanted
+    address from its latest copy of core, until none is left, and hands each block
+    (or the reason there is none) to the engine."""
     while True:
-        ref, pc, mem, bp, key = WORK.get()
-        engine = ref()
-        if engine is None:
-            continue
-        block = make_block(*key, mem, bp, pc)
-        engine.inbox.append((pc, block))
+        engine = WORK.get()()
+        while engine is not None:
+            with engine.lock:
+                if not engine.wanted:
+                    break
+                wanted = np.fromiter(engine.wanted, dtype=np.int64, count=len(engine.wanted))
+                pc = int(wanted[engine.heat[wanted].argmax()])
+                engine.wanted.discard(pc)
+                core, bp = engine.snapshot
+            engine.inbox.append((pc, make_block(*engine.key, core, bp, pc)))
 
 
-WORK: queue.SimpleQueue[Any] = queue.SimpleQueue()
+WORK: queue.SimpleQueue[Any] = queue.SimpleQueue()  # engines with addresses wanted
 _THREAD: threading.Thread | None = None
 
 
 def _start_thread() -> None:
+    """Start the translating thread.  Python then switches threads every half
+    millisecond (not five): the loop, between its chunks, waits for the interpreter
+    while the thread translates, and would otherwise lose half its time doing so."""
     global _THREAD
     if _THREAD is None:
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_S))
         _THREAD = threading.Thread(target=_translating, name="pdp6-native", daemon=True)
         _THREAD.start()
 
@@ -189,43 +202,67 @@ class NativeEngine:
         self.binfo = np.zeros((CAPACITY, 3), dtype=np.int64)
         self.addrs = np.zeros(CAPACITY, dtype=np.int64)
         self.heat = np.zeros(ADDRESS_SPACE, dtype=np.int64)
-        self.at_once = False  # translate in this thread, each block when first reached
+        self.hotq = np.zeros(HOTQ + 2, dtype=np.int64)  # [count, at once, addresses...]
         self.hot = HOT
         self.used = 0  # rows of binfo and addrs in use
         self.installed: dict[int, NativeBlock] = {}
         self.refused: dict[int, str] = {}  # why the code at an address was not translated
         self.translations: collections.Counter[int] = collections.Counter()  # by address
-        self.stops: Any = None
+        self.stops = np.zeros(ADDRESS_SPACE, dtype=np.uint8)  # breakpoints, block starts
+        self.bp: Any = None  # the machine's breakpoints (its array, for its life)
+        self.covering: dict[int, set[int]] = {}  # address -> starts of blocks over it
         self.key: tuple[int, tuple[int, ...]] = (0, ())
         self._cache_key = (0, 0)
+        self.optab: Any = None
         self.inbox: collections.deque[tuple[int, NativeBlock | str]] = collections.deque()
-        self.pending = 0  # addresses handed to the translating thread, not yet back
+        # What the translating thread works from: the addresses, hottest first, and the
+        # latest copy of core and breakpoints (the block checks its words when taken).
+        self.lock = threading.Lock()
+        self.wanted: set[int] = set()
+        self.snapshot: tuple[Any, Any] = (None, None)
 
     def translate_at_once(self) -> None:
         """Translate every block the first time it is reached, in this thread: for tests,
         so that everything they run also tests its translation."""
         self.hot = 1
-        self.at_once = True
+        self.hotq[1] = 1
 
-    def breakpoints_changed(self) -> None:
-        self.stops = None
+    def breakpoints_changed(self, added: AbstractSet[int] = frozenset(),
+                            removed: AbstractSet[int] = frozenset()) -> None:  # fmt: skip
+        """The machine's breakpoints moved: a loop's stop at each, and no block running
+        over one.  (A session moves its breakpoints hundreds of times a search: only the
+        blocks a new one falls in are dropped.)"""
+        for at in added:
+            self.stops[at] = 1
+            for pc in list(self.covering.get(at, ())):
+                self._drop(pc)
+        for at in removed:
+            self.stops[at] = self.bidx[at] >= 0
 
-    def _reset(self, mem: Any, bp: Any) -> None:
-        """Empty the tables and put back the blocks that still fit core and breakpoints."""
+    def _drop(self, pc: int) -> None:
+        self.bidx[pc] = -1
+        self.stops[pc] = self.bp[pc]
+        self.heat[pc] = 0
+        for at in self._inside(self.installed.pop(pc)):
+            self.covering[at].discard(pc)
+
+    @staticmethod
+    def _inside(block: NativeBlock) -> list[int]:
+        """The addresses a block runs over (a breakpoint at its start is the loop's)."""
+        start = block.stretches[0][0]
+        return [at for a, b, _ in block.stretches for at in range(a, b) if at != start]
+
+    def _empty(self) -> None:
+        """No blocks (the tables full, or another core size or opcode table)."""
+        self.installed.clear()
+        self.covering.clear()
         self.bidx.fill(-1)
+        self.stops[:] = self.bp
         self.used = 0
-        self.stops = np.array(bp, dtype=np.uint8)
-        installed, self.installed = self.installed, {}
-        for pc, block in installed.items():
-            if block.fits(mem, bp):
-                self._install(pc, block)
 
     def _install(self, pc: int, block: NativeBlock) -> None:
         if self.used == CAPACITY:
-            self.installed.clear()
-            self.bidx.fill(-1)
-            self.stops[:] = 0
-            self.used = 0
+            self._empty()
         k = self.used
         self.used += 1
         self.binfo[k] = (block.count, block.bound, block.flags)
@@ -233,6 +270,8 @@ class NativeEngine:
         self.bidx[pc] = k
         self.stops[pc] = 1
         self.installed[pc] = block
+        for at in self._inside(block):
+            self.covering.setdefault(at, set()).add(pc)
 
     def _known(self, mem: Any, bp: Any, pc: int) -> NativeBlock | None:
         for block in CACHE.get((pc, self._cache_key), ()):
@@ -257,46 +296,54 @@ class NativeEngine:
         else:
             self.heat[pc] = 0
 
-    def _hot(self, mem: Any, bp: Any, pc: int) -> None:
-        """Translate the address the loop found hot (at once, or on the thread)."""
-        self.translations[pc] += 1  # (a block found among those kept counts too)
-        if self.translations[pc] > RETRANSLATIONS:
-            self._take(pc, "its code keeps changing as it runs", mem, bp)
-            return
-        block = self._known(mem, bp, pc)
-        if block is not None:
-            self._install(pc, block)
-            return
-        if self.at_once:
-            self._take(pc, make_block(*self.key, mem, bp, pc), mem, bp)
-        else:
+    def _hot(self, mem: Any, bp: Any, pcs: list[int]) -> None:
+        """Translate the addresses the loop found hot (at once, or on the thread, from
+        one copy of core and breakpoints for all of them)."""
+        wanted = []
+        for pc in pcs:
+            if self.bidx[pc] >= 0:
+                continue
+            self.translations[pc] += 1  # (a block found among those kept counts too)
+            if self.translations[pc] > RETRANSLATIONS:
+                self._take(pc, "its code keeps changing as it runs", mem, bp)
+                continue
+            block = self._known(mem, bp, pc)
+            if block is not None:
+                self._install(pc, block)
+            elif self.hotq[1]:
+                self._take(pc, make_block(*self.key, mem, bp, pc), mem, bp)
+            else:
+                wanted.append(pc)
+        if wanted:
             _start_thread()
-            WORK.put((weakref.ref(self), pc, mem.copy(), bp.copy(), self.key))
-            self.pending += 1
+            with self.lock:
+                self.snapshot = (mem.copy(), bp.copy())
+                self.wanted.update(wanted)
+            WORK.put(weakref.ref(self))
 
     def __call__(self, mem: Any, st: Any, io: Any, ioq: Any, optab: Any, bp: Any,
                  max_n: int) -> int:  # fmt: skip
-        key = (int(st[S.MEMSIZE]), tuple(int(x) for x in optab))
-        if key != self.key:
-            self.key = key
+        if st[S.MEMSIZE] != self.key[0] or optab is not self.optab:
+            # (the opcode table is the machine's for its life: looked at once)
+            self.optab = optab
+            self.key = key = (int(st[S.MEMSIZE]), tuple(int(x) for x in optab))
             self._cache_key = (key[0], hash(key[1]))
-            self.installed.clear()
+            self.bp = bp
+            self._empty()
             self.heat.fill(0)
-            self.stops = None
-        if self.stops is None:
-            self._reset(mem, bp)
         start = int(st[S.COUNT])
         while True:
             while self.inbox:
                 pc, block = self.inbox.popleft()
-                self.pending -= 1
                 self._take(pc, block, mem, bp)
             left = max_n - (int(st[S.COUNT]) - start)
-            budget = min(left, CHUNK) if self.pending else left
+            budget = min(left, CHUNK)
             code = self.run(mem, st, io, ioq, optab, bp, self.stops, budget, self.bidx,
-                            self.binfo, self.addrs, self.heat, self.hot)  # fmt: skip
+                            self.binfo, self.addrs, self.heat, self.hot, self.hotq)  # fmt: skip
+            if self.hotq[0]:
+                self._hot(mem, bp, [int(pc) for pc in self.hotq[2 : 2 + self.hotq[0]]])
+                self.hotq[0] = 0
             if code == S.REASON_HOT:
-                self._hot(mem, bp, int(st[S.PC]))
                 continue
             if code == S.REASON_LIMIT and int(st[S.COUNT]) - start < max_n:
                 continue

@@ -7,7 +7,7 @@ at an address where a block starts it checks the facts every block relies on
 code through its address; a block that returns to another block's start goes straight
 on there.  Elsewhere ``loop.run`` runs a stretch that stops where a block starts
 (``stops``), and the addresses where stretches start are counted (``heat``): one that
-reaches ``hot`` is handed back to the engine to translate.
+reaches ``hot`` is queued for the engine to translate.
 """
 
 from __future__ import annotations
@@ -59,14 +59,15 @@ def call_block(typingctx: Any, address: Any, mem: Any, st: Any, io: Any, ioq: An
 
 
 def run(mem: Any, st: Any, io: Any, ioq: Any, optab: Any, bp: Any, stops: Any, max_n: int,
-        bidx: Any, binfo: Any, addrs: Any, heat: Any, hot: int) -> int:  # fmt: skip
+        bidx: Any, binfo: Any, addrs: Any, heat: Any, hot: int, hotq: Any) -> int:  # fmt: skip
     """Run up to ``max_n`` instructions as ``loop.run`` would, blocks where they may run.
 
     ``bidx``: each address's block (an index into ``binfo`` and ``addrs``) or -1;
     ``stops``: the breakpoints and every block's start.  An address where ``hot``
-    stretches have started ends the run, at that address, with REASON_HOT.  A block
-    whose words in core changed is dropped (its address comes back hot, and is
-    translated anew).
+    stretches have started is queued in ``hotq[2:]`` (``hotq[0]`` counts them); the run
+    ends with REASON_HOT, before the stretch, when the queue is full, and at once with
+    ``hotq[1]`` set (an engine that translates at once).  A block whose words in core
+    changed is dropped (its address comes back hot, and is translated anew).
     """
     st[REASON] = 0
     left = max_n
@@ -117,9 +118,12 @@ def run(mem: Any, st: Any, io: Any, ioq: Any, optab: Any, bp: Any, stops: Any, m
             break
         if k < 0:
             heat[pc] += 1
-            if heat[pc] == hot:
-                reason = REASON_HOT  # (the engine translates it, or has it translated)
-                break
+            if heat[pc] == hot and hotq[0] < len(hotq) - 2:
+                hotq[2 + hotq[0]] = pc
+                hotq[0] += 1
+                if hotq[1] or hotq[0] == len(hotq) - 2:
+                    reason = REASON_HOT
+                    break
         # A stretch of loop.run, up to the next block start (stops), a breakpoint, or
         # STRETCH instructions.
         st[PC] = pc

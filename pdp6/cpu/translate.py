@@ -44,6 +44,7 @@ import logging
 import marshal
 from collections import Counter
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -604,7 +605,11 @@ class BlockEngine:
         self.share = None
         self.use_helper = False
 
-    def breakpoints_changed(self) -> None:
+    def breakpoints_changed(
+        self, added: AbstractSet[int] = frozenset(), removed: AbstractSet[int] = frozenset()
+    ) -> None:  # noqa: E501
+        """The machine's breakpoints moved (``added``, ``removed``): the blocks are looked
+        up again, each checking the breakpoints as it is taken."""
         self.blocks.clear()
         self.stops = None
 
