@@ -1131,7 +1131,8 @@ def bench(
 
 
 @main.command("bench-engines")
-@click.option("--engine", type=click.Choice(["all", "compiled", "python", "interpreter"]),
+@click.option("--engine",
+              type=click.Choice(["all", "compiled", "native", "python", "interpreter"]),
               default="all", show_default=True,
               help="Which of the emulator's execute loops to time (see pdp6 bench).")  # fmt: skip
 @click.option("--why", is_flag=True,

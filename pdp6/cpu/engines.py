@@ -58,7 +58,7 @@ def compiled() -> Callable[..., int]:
     return loop.run
 
 
-ENGINES = ("compiled", "python") if jitmod.ENABLED else ("python",)
+ENGINES: tuple[str, ...] = ("compiled", "python") if jitmod.ENABLED else ("python",)
 if jitmod.ENABLED and importlib.util.find_spec("llvmlite") is not None:
     ENGINES += ("native",)  # hot blocks as machine code (pdp6.cpu.native)
 NUMPY_ENGINES = ("compiled", "native")  # the engines that run over numpy arrays

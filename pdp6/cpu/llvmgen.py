@@ -186,9 +186,10 @@ class FunctionCompiler:
             step_node = call.args[2]
             if isinstance(step_node, ast.UnaryOp) and isinstance(step_node.op, ast.USub):
                 step_node = ast.Constant(-getattr(step_node.operand, "value", 0))
-            if not isinstance(step_node, ast.Constant) or not step_node.value:
+            value = getattr(step_node, "value", None)
+            if not isinstance(step_node, ast.Constant) or not isinstance(value, int) or not value:
                 raise Unsupported("range with a step other than a constant")
-            step_by = int(step_node.value)
+            step_by = value
         b = self.b
         bounds = [self.expr(a) for a in call.args[:2]]
         start, stop = ([ir.Constant(I64, 0)] + bounds)[-2:]
@@ -244,9 +245,10 @@ class FunctionCompiler:
     def expr(self, node: ast.expr) -> ir.Value:
         b = self.b
         if isinstance(node, ast.Constant):
-            if type(node.value) not in (int, bool):
-                raise Unsupported(f"constant {node.value!r}")
-            return ir.Constant(I64, int(node.value))
+            value = node.value
+            if not isinstance(value, int):  # (bool is an int)
+                raise Unsupported(f"constant {value!r}")
+            return ir.Constant(I64, int(value))
         if isinstance(node, ast.Name):
             if node.id in self.locals:
                 return b.load(self.locals[node.id])

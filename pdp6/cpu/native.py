@@ -25,6 +25,7 @@ import importlib.util
 import queue
 import sys
 import threading
+import time
 import weakref
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -63,11 +64,10 @@ class NativeBlock:
     stretches: tuple[tuple[int, int, tuple[int, ...]], ...]  # (first, end, words)
 
     def fits(self, mem: Any, bp: Any) -> bool:
-        """Whether core holds its words and no breakpoint is inside it (one at its start
-        is the loop's to honour: the block runs there only to go on from it)."""
-        start = self.stretches[0][0]
+        """Whether core holds its words and no breakpoint is on them (a block that loops
+        comes back to its start without the loop's look at the breakpoints)."""
         return all(
-            tuple(int(w) for w in mem[a:b]) == words and not bp[max(a, start + 1) : b].any()
+            tuple(int(w) for w in mem[a:b]) == words and not bp[a:b].any()
             for a, b, words in self.stretches
         )
 
@@ -174,8 +174,12 @@ def _translating() -> None:
                 wanted = np.fromiter(engine.wanted, dtype=np.int64, count=len(engine.wanted))
                 pc = int(wanted[engine.heat[wanted].argmax()])
                 engine.wanted.discard(pc)
+                engine.in_hand += 1
                 core, bp = engine.snapshot
-            engine.inbox.append((pc, make_block(*engine.key, core, bp, pc)))
+            memsize, optab = engine.key
+            engine.inbox.append((pc, make_block(memsize, optab, core, bp, pc)))
+            with engine.lock:
+                engine.in_hand -= 1
 
 
 WORK: queue.SimpleQueue[Any] = queue.SimpleQueue()  # engines with addresses wanted
@@ -220,6 +224,7 @@ class NativeEngine:
         self.lock = threading.Lock()
         self.wanted: set[int] = set()
         self.snapshot: tuple[Any, Any] = (None, None)
+        self.in_hand = 0  # addresses the thread is translating now
 
     def translate_at_once(self) -> None:
         """Translate every block the first time it is reached, in this thread: for tests,
@@ -239,6 +244,15 @@ class NativeEngine:
         for at in removed:
             self.stops[at] = self.bidx[at] >= 0
 
+    def settle(self) -> None:
+        """Wait until the translating thread has done what this engine asked (for
+        benchmarks that time the blocks, not their making)."""
+        while True:
+            with self.lock:
+                if not self.wanted and not self.in_hand:
+                    return
+            time.sleep(0.01)
+
     def _drop(self, pc: int) -> None:
         self.bidx[pc] = -1
         self.stops[pc] = self.bp[pc]
@@ -248,9 +262,8 @@ class NativeEngine:
 
     @staticmethod
     def _inside(block: NativeBlock) -> list[int]:
-        """The addresses a block runs over (a breakpoint at its start is the loop's)."""
-        start = block.stretches[0][0]
-        return [at for a, b, _ in block.stretches for at in range(a, b) if at != start]
+        """The addresses a block runs over."""
+        return [at for a, b, _ in block.stretches for at in range(a, b)]
 
     def _empty(self) -> None:
         """No blocks (the tables full, or another core size or opcode table)."""
@@ -301,7 +314,9 @@ class NativeEngine:
         one copy of core and breakpoints for all of them)."""
         wanted = []
         for pc in pcs:
-            if self.bidx[pc] >= 0:
+            if self.bp[pc]:
+                self.heat[pc] = 0  # (counted again once the breakpoint is gone)
+            if self.bidx[pc] >= 0 or self.bp[pc]:
                 continue
             self.translations[pc] += 1  # (a block found among those kept counts too)
             if self.translations[pc] > RETRANSLATIONS:
@@ -311,7 +326,7 @@ class NativeEngine:
             if block is not None:
                 self._install(pc, block)
             elif self.hotq[1]:
-                self._take(pc, make_block(*self.key, mem, bp, pc), mem, bp)
+                self._take(pc, make_block(self.key[0], self.key[1], mem, bp, pc), mem, bp)
             else:
                 wanted.append(pc)
         if wanted:

@@ -116,7 +116,7 @@ def run(mem: Any, st: Any, io: Any, ioq: Any, optab: Any, bp: Any, stops: Any, m
         if bp[pc] and not first:
             reason = REASON_BREAK
             break
-        if k < 0:
+        if k < 0 and not bp[pc]:  # (no block starts at a breakpoint)
             heat[pc] += 1
             if heat[pc] == hot and hotq[0] < len(hotq) - 2:
                 hotq[2 + hotq[0]] = pc

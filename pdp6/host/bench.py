@@ -135,18 +135,25 @@ def run_mix(engine: str, rounds: int, why: bool = False) -> Result:
     The first call is one round of the mix on a machine of its own: for 'compiled' it
     compiles the loop (or loads it from numba's cache), for 'python' it translates the
     mix's blocks (kept for later machines, as in any process) and waits for the
-    translator's helper process to be ready (it starts with the first translation).
+    translator's helper process to be ready (it starts with the first translation); for
+    'native', rounds until the blocks made from the hot code's exits stop coming.
     """
     t0 = time.perf_counter()
     warm = Machine(engine=engine)
     start, mem = build_mix(1)
     for a, w in mem.items():
         warm.memory[a] = w
-    warm.pc = start
-    warm.run(max_instructions=100_000)
-    if engine == "python":
-        engine_run: Any = warm._run
-        engine_run.settle()  # the translator's helper process started, its work done
+    engine_run: Any = warm._run
+    # (The native engine translates what has run often, the blocks' exits in turn: the
+    # mix runs again until no new block comes.)
+    for _ in range(20 if engine == "native" else 1):
+        known = len(getattr(engine_run, "installed", ()))
+        warm.pc = start
+        warm.run(max_instructions=100_000)
+        if engine in ("python", "native"):
+            engine_run.settle()  # the translator (helper process, or thread) done with it
+        if engine == "native" and len(engine_run.installed) == known:
+            break
     first = time.perf_counter() - t0
     compiled_now = engine == "compiled" and _compiled_loop_misses() > 0
     m = Machine(engine=engine)

@@ -64,18 +64,19 @@ def main() -> None:
 @main.command()
 @click.option(
     "--engine",
-    type=click.Choice(["all", "compiled", "python", "interpreter"]),
+    type=click.Choice(["all", "compiled", "native", "python", "interpreter"]),
     default="all",
     show_default=True,
-    help="Which execute loop to time: compiled (numba), python (plain Python, PDP-6 "
-    "code translated block by block), interpreter (plain Python, one instruction at a "
-    "time; the reference the translation is checked against).",
+    help="Which execute loop to time: compiled (numba), native (hot PDP-6 blocks as "
+    "machine code through LLVM, the rest compiled), python (plain Python, PDP-6 code "
+    "translated block by block), interpreter (plain Python, one instruction at a time; "
+    "the reference the translation is checked against).",
 )
 @click.option(
     "--rounds",
     type=click.IntRange(1, 100_000),
     default=None,
-    help="Rounds of the mix (default: 2000 compiled, 200 python, 40 interpreter; "
+    help="Rounds of the mix (default: 2000 compiled and native, 200 python, 40 interpreter; "
     "~10,700 instructions a round).",
 )
 @click.option(
@@ -87,7 +88,7 @@ def bench(engine: str, rounds: int | None, why: bool) -> None:
     Prints, for each engine: instructions per wall second, emulated PDP-6 seconds per
     wall second, and the time of the first call (one round on a fresh machine): the
     numba compile "(compiled)", loading the compiled code from its on-disk cache
-    "(cached)", or translating the mix's blocks to Python "(translated)".  To time a
+    "(cached)", or translating the mix's blocks to Python or machine code "(translated)".  To time a
     fresh compile, delete the cache first: rm -r ~/.cache/pdp6-numba
 
     --why lists the reasons the python engine left instructions to the interpreter (a
@@ -105,10 +106,10 @@ def bench(engine: str, rounds: int | None, why: bool) -> None:
     click.echo(f"{'engine':<11}{'instr/s':>14} {'PDP-6 s per wall s':>19} {'first call':>11}")
     notes = []
     for name in wanted:
-        n = rounds or {"compiled": 2000, "python": 200}.get(name, 40)
+        n = rounds or {"compiled": 2000, "native": 2000, "python": 200}.get(name, 40)
         click.echo(f"running {name} engine, {n} rounds ...", err=True)
         r = run_mix(name, n, why)
-        how = {"python": " (translated)", "interpreter": ""}.get(
+        how = {"python": " (translated)", "native": " (translated)", "interpreter": ""}.get(
             name, " (compiled)" if r.compiled_now else " (cached)"
         )
         click.echo(

@@ -157,11 +157,12 @@ machine_options = _grouped(MachineSettings, "machine", [
                  help="Print teletype output at the real speed of a Model 35 on the host."),
     click.option("--lowercase", is_flag=True,
                  help="Pass lower-case keys through (a Model 35 types only upper case)."),
-    click.option("--engine", type=click.Choice(["compiled", "python", "interpreter"]),
+    click.option("--engine", type=click.Choice(["compiled", "native", "python", "interpreter"]),
                  default=None,
-                 help="Execute loop: compiled (numba, the default when installed), python "
-                 "(PDP-6 code translated to Python), interpreter (plain Python, one "
-                 "instruction at a time)."),
+                 help="Execute loop: compiled (numba, the default when installed), native "
+                 "(hot PDP-6 code as machine code through LLVM), python (PDP-6 code "
+                 "translated to Python), interpreter (plain Python, one instruction at a "
+                 "time)."),
     click.option("--core", default="256K", show_default=True, metavar="SIZE", callback=_core,
                  help="Core memory, 1K to 256K words (DEC's diagnostics were run with 32K); "
                  "references beyond it are to non-existent memory (they read 0 and set the "
