@@ -6,7 +6,7 @@ them, the interpreter runs them as plain Python, the translator specializes thei
 with the tables the loop reads).
 
 What belongs here: the processor (state, the execute loop and its instruction
-families) and the engines that run it (compiled, translated, interpreted).  A new
+families) and the engines that run it (compiled, native, translated, interpreted).  A new
 instruction's semantics go in its family's module, its timing in :mod:`pdp6.timing`.
 """
 

@@ -1,11 +1,11 @@
 """The native engine: blocks as machine code (:mod:`pdp6.cpu.native`), checked against the
 interpreter to the bit, and its compiler (:mod:`pdp6.cpu.llvmgen`) against Python.
 
-The cases are the python engine's (``test_translate``: code that stores into itself,
-breakpoints, budgets and clock events inside a block, interrupts, user mode), run with
-every block translated the first time it is reached, plus what is the native engine's
-own: its blocks check their words in their own code, and code that keeps rewriting
-itself is left to the loop.
+The cases the block engines share (code that stores into itself, breakpoints, budgets
+and clock events inside a block, interrupts) are ``test_translate``'s, run on both;
+here, with every block translated the first time it is reached, what is the native
+engine's own: its blocks check their words in their own code, code that keeps rewriting
+itself is left to the loop, random loops, and its compiler against Python.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from pdp6 import Machine
 from pdp6.cpu.engines import ENGINES
 from pdp6.host.bench import build_mix
 
-from .conftest import io
 from .test_translate import HALT, START, load, loop_cases, run_loop, state
 
 pytestmark = pytest.mark.skipif("native" not in ENGINES, reason="needs numba and llvmlite")
@@ -71,21 +70,6 @@ def test_the_benchmark_mix_agrees_and_runs_in_blocks() -> None:
     assert len(machines[0]._run.installed) >= 5
 
 
-def test_store_into_the_next_instruction_of_the_block() -> None:
-    new = ins("MOVEI", 2, 2)
-    program = [ins("MOVE", 1, DATA), ins("MOVEM", 1, START + 2), ins("MOVEI", 2, 1), HALT]
-    fast, _ = both(program, data={DATA: new}, max_instructions=100)
-    assert fast.memory[2] == 2
-
-
-def test_indexed_store_into_the_running_block() -> None:
-    new = ins("MOVEI", 2, 2)
-    program = [ins("MOVE", 1, DATA), ins("MOVE", 3, DATA + 1), ins("MOVEM", 1, 0, x=3),
-               ins("MOVEI", 2, 1), HALT]  # fmt: skip
-    fast, _ = both(program, data={DATA: new, DATA + 1: START + 3}, max_instructions=100)
-    assert fast.memory[2] == 2
-
-
 def test_a_block_whose_words_changed_is_not_run() -> None:
     # The host deposits a new instruction: the block made from the old word checks its
     # words in its own code, and the new word runs.
@@ -105,50 +89,6 @@ def test_code_that_keeps_rewriting_itself_is_left_to_the_loop() -> None:
     fast, _ = both(program, acs={2: 50}, max_instructions=1000)
     assert fast.memory[1] == 50
     assert any("keeps changing" in why for why in fast._run.refused.values())
-
-
-@pytest.mark.parametrize("budget", [1, 2, 5, 10, 11, 12, 23])
-def test_an_instruction_budget_ends_inside_a_block(budget: int) -> None:
-    program = [ins("ADDI", 1, 1)] * 10 + [ins("JRST", 0, START)]
-    fast, _ = both(program, max_instructions=budget)
-    assert fast.memory[1] == budget - budget // 11
-
-
-def test_a_breakpoint_inside_a_block() -> None:
-    program = [ins("ADDI", 1, 1)] * 10 + [ins("JRST", 0, START)]
-    machines = [load("native", program, at_once=True), load("interpreter", program)]
-    for m in machines:
-        m.run(max_instructions=110)
-        m.breakpoints.add(START + 6)
-    stops = [m.run(max_instructions=100) for m in machines]
-    assert stops[0] == stops[1] and stops[0].reason == "breakpoint"
-    assert stops[0].pc == START + 6
-    for m in machines:
-        m.breakpoints.clear()
-    assert machines[0].run(max_instructions=30) == machines[1].run(max_instructions=30)
-    assert state(machines[0]) == state(machines[1])
-
-
-@pytest.mark.parametrize("until_us", [1.0, 33.3, 16_670.0, 50_001.0])
-def test_time_limits_and_clock_ticks_inside_blocks(until_us: float) -> None:
-    program = [ins("ADDI", 1, 1), ins("IMULI", 2, 3), ins("ANDI", 2, 0o7777),
-               ins("SOJG", 3, START)]  # fmt: skip
-    both(program, acs={3: 100_000, 2: 1}, until_us=until_us)
-
-
-def test_clock_interrupts_with_pi_on() -> None:
-    handler = 0o3000
-    program = [io("CONO", "APR", 0o003007), io("CONO", "PI", 0o2201),
-               ins("ADDI", 1, 1), ins("JRST", 0, START + 2)]  # fmt: skip
-    data = {0o56: ins("JSR", 0, handler), handler: 0, handler + 1: ins("AOJ", 5, 0),
-            handler + 2: io("CONO", "APR", 0o003007),
-            handler + 3: ins("JRST", 0o12, handler, i=1)}  # fmt: skip
-    fast = load("native", program, data, at_once=True)
-    ref = load("interpreter", program, data)
-    for until in (10_000, 20_000, 40_000):
-        assert fast.run(until_us=until) == ref.run(until_us=until)
-        assert state(fast) == state(ref)
-    assert fast.memory[5] >= 2
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -67,12 +67,19 @@ def state(m: Machine, stop: Any = None) -> dict[str, Any]:
     }
 
 
+# The engines that translate blocks: the cases below run on each.
+BLOCK_ENGINES = [e for e in ("python", "native") if e in engines.ENGINES]
+block_engines = pytest.mark.parametrize("engine", BLOCK_ENGINES)
+
+
 def both(program: list[int], data: dict[int, int] | None = None, acs: dict[int, int] | None = None,
          core_words: int = 1 << 18, at_once: bool = False, setup: Any = None,
-         **run: Any) -> tuple[Machine, Machine]:  # fmt: skip
-    """Run on both plain engines; assert identical results; return (python, interpreter)."""
+         engine: str = "python", **run: Any) -> tuple[Machine, Machine]:  # fmt: skip
+    """Run on a block engine and the interpreter; assert identical results; return
+    (block engine, interpreter).  (The native engine always translates at once here.)"""
+    at_once = at_once or engine == "native"
     fast, ref = (load(e, program, data, acs, core_words, at_once, setup)
-                 for e in ("python", "interpreter"))  # fmt: skip
+                 for e in (engine, "interpreter"))  # fmt: skip
     a, b = fast.run(**run), ref.run(**run)
     assert state(fast, a) == state(ref, b)
     return fast, ref
@@ -140,29 +147,34 @@ def test_common_instructions_are_translated(word: int) -> None:
     assert t.specialized(word, START) is not None
 
 
-def test_store_into_the_next_instruction_of_the_block() -> None:
+@block_engines
+def test_store_into_the_next_instruction_of_the_block(engine: str) -> None:
     # MOVE 1,NEW / MOVEM 1,L / L: MOVEI 2,1 / HALT -- the MOVEM replaces L before it runs.
     new = ins("MOVEI", 2, 2)
     program = [ins("MOVE", 1, DATA), ins("MOVEM", 1, START + 2), ins("MOVEI", 2, 1), HALT]
-    fast, _ = both(program, data={DATA: new}, max_instructions=100)
+    fast, _ = both(program, data={DATA: new}, engine=engine, max_instructions=100)
     assert fast.memory[2] == 2
 
 
-def test_indexed_store_into_the_running_block() -> None:
+@block_engines
+def test_indexed_store_into_the_running_block(engine: str) -> None:
     # The address comes from core (0(3) with AC 3 loaded from DATA+1), unknown when the
     # block is translated, so the block checks it when the store happens.
     new = ins("MOVEI", 2, 2)
     program = [ins("MOVE", 1, DATA), ins("MOVE", 3, DATA + 1), ins("MOVEM", 1, 0, x=3),
                ins("MOVEI", 2, 1), HALT]  # fmt: skip
     assert "_smc" in translate.python_of(program, START)
-    fast, _ = both(program, data={DATA: new, DATA + 1: START + 3}, max_instructions=100)
+    fast, _ = both(
+        program, data={DATA: new, DATA + 1: START + 3}, engine=engine, max_instructions=100
+    )
     assert fast.memory[2] == 2
 
 
-def test_pushj_onto_the_code_that_follows() -> None:
+@block_engines
+def test_pushj_onto_the_code_that_follows(engine: str) -> None:
     # A pushdown pointer aimed at the block itself: PUSH overwrites the next instruction.
     program = [ins("MOVEI", 0o17, START + 1), ins("PUSH", 0o17, DATA), ins("MOVEI", 2, 1), HALT]
-    fast, _ = both(program, data={DATA: ins("MOVEI", 2, 7)}, max_instructions=100)
+    fast, _ = both(program, data={DATA: ins("MOVEI", 2, 7)}, engine=engine, max_instructions=100)
     assert fast.memory[2] == 7
 
 
@@ -177,16 +189,18 @@ def test_host_writes_to_core_are_seen_by_a_cached_block() -> None:
     assert fast.memory[1] == 6
 
 
+@block_engines
 @pytest.mark.parametrize("budget", range(1, 25))
-def test_an_instruction_budget_ends_inside_a_block(budget: int) -> None:
+def test_an_instruction_budget_ends_inside_a_block(engine: str, budget: int) -> None:
     program = [ins("ADDI", 1, 1)] * 10 + [ins("JRST", 0, START)]
-    fast, _ = both(program, max_instructions=budget)
+    fast, _ = both(program, engine=engine, max_instructions=budget)
     assert fast.memory[1] == budget - budget // 11
 
 
-def test_a_breakpoint_inside_a_translated_block() -> None:
+@block_engines
+def test_a_breakpoint_inside_a_translated_block(engine: str) -> None:
     program = [ins("ADDI", 1, 1)] * 10 + [ins("JRST", 0, START)]
-    machines = [load(e, program) for e in ("python", "interpreter")]
+    machines = [load(e, program, at_once=engine == "native") for e in (engine, "interpreter")]
     for m in machines:
         m.run(max_instructions=110)  # ten times round: translated and cached, back at START
         assert m.pc == START
@@ -201,16 +215,18 @@ def test_a_breakpoint_inside_a_translated_block() -> None:
     assert state(machines[0]) == state(machines[1])
 
 
+@block_engines
 @pytest.mark.parametrize("until_us", [1.0, 7.5, 33.3, 100.0, 16_670.0, 16_700.0, 50_001.0])
-def test_time_limits_and_clock_ticks_inside_blocks(until_us: float) -> None:
+def test_time_limits_and_clock_ticks_inside_blocks(engine: str, until_us: float) -> None:
     # A long loop crosses 60 Hz clock ticks; the clock flag and the stop must fall on
     # the same instruction as in the interpreter.
     program = [ins("ADDI", 1, 1), ins("IMULI", 2, 3), ins("ANDI", 2, 0o7777),
                ins("SOJG", 3, START)]  # fmt: skip
-    both(program, acs={3: 100_000, 2: 1}, until_us=until_us)
+    both(program, acs={3: 100_000, 2: 1}, engine=engine, until_us=until_us)
 
 
-def test_clock_interrupts_with_pi_on() -> None:
+@block_engines
+def test_clock_interrupts_with_pi_on(engine: str) -> None:
     # The clock interrupts on channel 7; the handler counts ticks in AC 5.
     handler = 0o3000
     program = [
@@ -225,7 +241,7 @@ def test_clock_interrupts_with_pi_on() -> None:
         handler + 2: io("CONO", "APR", 0o003007),
         handler + 3: ins("JRST", 0o12, handler, i=1),
     }
-    fast = load("python", program, data)
+    fast = load(engine, program, data, at_once=engine == "native")
     ref = load("interpreter", program, data)
     for until in (10_000, 20_000, 40_000, 60_000):  # each run starts with PI on
         assert fast.run(until_us=until) == ref.run(until_us=until)
@@ -503,7 +519,9 @@ def test_the_cpu_modules_are_listed_once() -> None:
     # pdp6/cpu/__init__.py lists the loop's modules; the engines, the translator and the
     # compiled loop's cache key all take them from there, and no module is left out.
     here = Path(cpu.__file__).parent
-    plain_only = {"__init__", "engines", "specialize", "translate", "helper", "helpermain"}
+    plain_only = {"__init__", "engines", "specialize", "translate", "helper", "helpermain",
+                  "native", "llvmgen", "nativeloop"}  # fmt: skip
+    # (nativeloop is the native engine's own loop: numba keys its cache by its file.)
     assert {p.stem for p in here.glob("*.py")} - plain_only == set(cpu.LOOP_SOURCES)
     modules = cpu.routine_modules()
     assert engines.MODULES == modules
