@@ -119,9 +119,9 @@ def driver() -> Any:
         if _DRIVER is None:
             import numba
 
-            from . import engines, nativeloop
+            from . import nativeloop, routine_modules
 
-            engines.compiled()  # numba's dispatchers in place of the loop's routines
+            jitmod.compile_modules(routine_modules())  # numba's in place of the routines
             with jitmod.build_lock():
                 _DRIVER = numba.njit(cache=True, nogil=True, _nrt=False)(nativeloop.run)
                 _DRIVER.compile(
