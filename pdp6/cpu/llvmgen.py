@@ -38,6 +38,9 @@ class FunctionCompiler:
 
     COMPARE = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==",
                ast.NotEq: "!="}  # fmt: skip
+    # Operators that are one LLVM instruction (by the IRBuilder method's name).
+    PLAIN = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.BitAnd: "and_",
+             ast.BitOr: "or_", ast.BitXor: "xor"}  # fmt: skip
 
     def __init__(self, node: ast.FunctionDef, fn: ir.Function, arrays: dict[str, int],
                  consts: dict[str, int], functions: dict[str, ir.Function]) -> None:  # fmt: skip
@@ -285,18 +288,9 @@ class FunctionCompiler:
     def binop(self, op: ast.operator, x: ir.Value, y: ir.Value) -> ir.Value:
         b = self.b
         zero = ir.Constant(I64, 0)
-        if isinstance(op, ast.Add):
-            return b.add(x, y)
-        if isinstance(op, ast.Sub):
-            return b.sub(x, y)
-        if isinstance(op, ast.Mult):
-            return b.mul(x, y)
-        if isinstance(op, ast.BitAnd):
-            return b.and_(x, y)
-        if isinstance(op, ast.BitOr):
-            return b.or_(x, y)
-        if isinstance(op, ast.BitXor):
-            return b.xor(x, y)
+        plain = self.PLAIN.get(type(op))  # (wrapping at 64 bits, as numba's)
+        if plain is not None:
+            return getattr(b, plain)(x, y)
         if isinstance(op, ast.LShift | ast.RShift):
             big = b.icmp_unsigned(">", y, ir.Constant(I64, 63))
             n = b.select(big, ir.Constant(I64, 63), y)
