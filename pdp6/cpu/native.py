@@ -21,6 +21,7 @@ engines to the bit, translating every block at once).
 from __future__ import annotations
 
 import collections
+import gc
 import importlib.util
 import queue
 import sys
@@ -46,10 +47,11 @@ SWITCH_S = 0.0005  # Python's thread switch interval once the translating thread
 HOTQ = 256  # hot addresses the loop queues before it hands them to the engine
 ARRAYS = {"mem": ADDRESS_SPACE, "st": S.SIZE, "io": dis340.IO_SIZE, "ioq": 3 * S.IOQ_MAX}
 REFUSED = -(1 << 30)  # an address's heat once it cannot be translated: never hot again
-# Blocks one address may be given (translated, or found among those kept), after which
-# it is left to loop.run: code that rewrites itself as it runs (a counter kept in an
-# instruction) would otherwise cost a translation, or at least a return to Python, every
-# few times it runs.
+# Times the words under an address's block may change (the block found stale as it was
+# entered, or before it was installed), after which the address is left to loop.run:
+# code that rewrites itself as it runs (a counter kept in an instruction) would
+# otherwise cost a translation, or at least a return to Python, every few times it runs.
+# (A block dropped for a breakpoint does not count: sessions move theirs every search.)
 RETRANSLATIONS = 4
 
 
@@ -63,13 +65,17 @@ class NativeBlock:
     flags: int
     stretches: tuple[tuple[int, int, tuple[int, ...]], ...]  # (first, end, words)
 
+    def holds(self, mem: Any) -> bool:
+        """Whether core holds its words."""
+        return all(tuple(int(w) for w in mem[a:b]) == words for a, b, words in self.stretches)
+
+    def clear(self, bp: Any) -> bool:
+        """Whether no breakpoint is on its words (a block that loops comes back to its
+        start without the loop's look at the breakpoints)."""
+        return not any(bp[a:b].any() for a, b, _ in self.stretches)
+
     def fits(self, mem: Any, bp: Any) -> bool:
-        """Whether core holds its words and no breakpoint is on them (a block that loops
-        comes back to its start without the loop's look at the breakpoints)."""
-        return all(
-            tuple(int(w) for w in mem[a:b]) == words and not bp[a:b].any()
-            for a, b, words in self.stretches
-        )
+        return self.clear(bp) and self.holds(mem)
 
 
 class Jit:
@@ -136,7 +142,22 @@ def driver() -> Any:
 def make_block(memsize: int, optab: tuple[int, ...], mem: Any, bp: Any,
                pc: int) -> NativeBlock | str:  # fmt: skip
     """Translate and compile the block at ``pc`` from ``mem`` (a copy the caller does
-    not change meanwhile); the reason if it cannot be."""
+    not change meanwhile); the reason if it cannot be.
+
+    Python's cycle collector is held off meanwhile: the translation makes some hundred
+    thousand short-lived objects, and collections over the long-lived ones (every
+    instruction specialized so far) took a fifth of the time (measured)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _make_block(memsize, optab, mem, bp, pc)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _make_block(memsize: int, optab: tuple[int, ...], mem: Any, bp: Any,
+                pc: int) -> NativeBlock | str:  # fmt: skip
     with LOCK:
         key = (memsize, optab)
         tr = _TRANSLATORS.get(key)
@@ -211,10 +232,12 @@ class NativeEngine:
         self.used = 0  # rows of binfo and addrs in use
         self.installed: dict[int, NativeBlock] = {}
         self.refused: dict[int, str] = {}  # why the code at an address was not translated
-        self.translations: collections.Counter[int] = collections.Counter()  # by address
+        self.changes: collections.Counter[int] = collections.Counter()  # by address
         self.stops = np.zeros(ADDRESS_SPACE, dtype=np.uint8)  # breakpoints, block starts
         self.bp: Any = None  # the machine's breakpoints (its array, for its life)
         self.covering: dict[int, set[int]] = {}  # address -> starts of blocks over it
+        # Blocks set aside while a breakpoint is on their code: start -> row in binfo.
+        self.suspended: dict[int, int] = {}
         self.key: tuple[int, tuple[int, ...]] = (0, ())
         self._cache_key = (0, 0)
         self.optab: Any = None
@@ -235,14 +258,22 @@ class NativeEngine:
     def breakpoints_changed(self, added: AbstractSet[int] = frozenset(),
                             removed: AbstractSet[int] = frozenset()) -> None:  # fmt: skip
         """The machine's breakpoints moved: a loop's stop at each, and no block running
-        over one.  (A session moves its breakpoints hundreds of times a search: only the
-        blocks a new one falls in are dropped.)"""
+        over one.  (A session moves its breakpoints hundreds of times a search: the
+        blocks a new one falls in are only set aside, and come back with it gone.)"""
         for at in added:
             self.stops[at] = 1
-            for pc in list(self.covering.get(at, ())):
-                self._drop(pc)
+            for pc in self.covering.get(at, ()):
+                if self.bidx[pc] >= 0:
+                    self.suspended[pc] = int(self.bidx[pc])
+                    self.bidx[pc] = -1
+                    self.stops[pc] = self.bp[pc]
         for at in removed:
             self.stops[at] = self.bidx[at] >= 0
+        for at in removed:
+            for pc in self.covering.get(at, ()):
+                if pc in self.suspended and self.installed[pc].clear(self.bp):
+                    self.bidx[pc] = self.suspended.pop(pc)
+                    self.stops[pc] = 1
 
     def settle(self) -> None:
         """Wait until the translating thread has done what this engine asked (for
@@ -253,10 +284,7 @@ class NativeEngine:
                     return
             time.sleep(0.01)
 
-    def _drop(self, pc: int) -> None:
-        self.bidx[pc] = -1
-        self.stops[pc] = self.bp[pc]
-        self.heat[pc] = 0
+    def _forget(self, pc: int) -> None:
         for at in self._inside(self.installed.pop(pc)):
             self.covering[at].discard(pc)
 
@@ -269,6 +297,7 @@ class NativeEngine:
         """No blocks (the tables full, or another core size or opcode table)."""
         self.installed.clear()
         self.covering.clear()
+        self.suspended.clear()
         self.bidx.fill(-1)
         self.stops[:] = self.bp
         self.used = 0
@@ -307,6 +336,7 @@ class NativeEngine:
         if block.fits(mem, bp):
             self._install(pc, block)
         else:
+            self.changes[pc] += not block.holds(mem)
             self.heat[pc] = 0
 
     def _hot(self, mem: Any, bp: Any, pcs: list[int]) -> None:
@@ -316,10 +346,12 @@ class NativeEngine:
         for pc in pcs:
             if self.bp[pc]:
                 self.heat[pc] = 0  # (counted again once the breakpoint is gone)
-            if self.bidx[pc] >= 0 or self.bp[pc]:
+            if self.bidx[pc] >= 0 or self.bp[pc] or pc in self.suspended:
                 continue
-            self.translations[pc] += 1  # (a block found among those kept counts too)
-            if self.translations[pc] > RETRANSLATIONS:
+            if pc in self.installed:  # the loop found its words changed, and dropped it
+                self._forget(pc)
+                self.changes[pc] += 1
+            if self.changes[pc] > RETRANSLATIONS:
                 self._take(pc, "its code keeps changing as it runs", mem, bp)
                 continue
             block = self._known(mem, bp, pc)

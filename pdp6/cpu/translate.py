@@ -90,6 +90,9 @@ LOG = logging.getLogger(__name__)  # debug: each address the translator refused,
 RH = 0o777777
 PUSHJ, POPJ = isa.BY_NAME["PUSHJ"].code, isa.BY_NAME["POPJ"].code
 JUMPING = {isa.JRST, isa.JUMP, isa.AOJ, isa.SOJ, isa.AOBJ, isa.JUMPS}  # families with a target
+# Instructions that always jump: with a computed target (POPJ, JRST @X, JRST (AC)) their
+# path ends there, not at the next address (data, as often as not, after a POPJ).
+ALWAYS_JUMP = {PUSHJ, POPJ} | {op.code for op in isa.OPCODES if op.family in (isa.JRST, isa.JUMPS)}
 MAX_BLOCK = 32  # instructions translated for one block at most (paths may repeat one)
 HOT = 8  # times a stretch of loop.run starts at an address before it is translated
 # Instructions loop.run runs at most for the engine between looks at its blocks: a run
@@ -446,6 +449,9 @@ class Translation:
             self.leave(path, nxt, elsewhere.body)
             self.moved(path, effects, back)
             return back
+        if ir >> 27 in ALWAYS_JUMP:
+            self.leave(path, nxt, path.body)
+            return -1
         # A skip or conditional jump: grow the taken path too when its target is known.
         path.body.append(taken := Nest(f"{nxt} != {npc}"))
         branch = Path(taken.body, st.copy(), path.count, path.spent, path.seen, path.calls)

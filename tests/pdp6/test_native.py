@@ -91,6 +91,43 @@ def test_code_that_keeps_rewriting_itself_is_left_to_the_loop() -> None:
     assert any("keeps changing" in why for why in fast._run.refused.values())
 
 
+def test_a_breakpoint_sets_blocks_aside_and_they_come_back_without_translation() -> None:
+    # A session moves its breakpoints every search: the blocks over a new one are set
+    # aside (the run stops there), and come back as they were when it goes.  Moving
+    # breakpoints never counts as code that keeps changing.
+    program = [ins("MOVEI", 1, 0), ins("ADDI", 1, 3), ins("SOJG", 2, START + 1), HALT]
+    fast = load("native", program, acs={2: 1_000_000}, at_once=True)
+    fast.run(max_instructions=1000)
+    run = fast._run
+    blocks = dict(run.installed)
+    assert blocks and fast.memory[1] > 0
+    for _ in range(6):
+        fast.breakpoints.add(START + 2)
+        stop = fast.run(max_instructions=1000)
+        assert stop.reason == "breakpoint" and stop.pc == START + 2
+        fast.breakpoints.discard(START + 2)
+        before = fast.memory[1]
+        fast.run(max_instructions=3000)
+        assert fast.memory[1] == before + 4500  # (SOJG and ADDI 1500 times round)
+    assert all(run.installed[pc] is block for pc, block in blocks.items())
+    assert (run.bidx[list(blocks)] >= 0).all() and not run.suspended and not run.refused
+
+
+def test_a_computed_jump_ends_its_path() -> None:
+    # POPJ goes where the stack says: the word after it (a counter here, that looks like
+    # an instruction) is never taken into the block, so counting leaves the block be.
+    sub, pointer = START + 0o100, START + 0o200
+    program = [ins("AOS", 0, sub + 2), ins("PUSHJ", 0o17, pointer, i=1),
+               ins("SOJG", 2, START), HALT]  # fmt: skip
+    data = {pointer: sub, sub: ins("ADDI", 1, 1), sub + 1: ins("POPJ", 0o17, 0),
+            sub + 2: ins("MOVEI", 0, 0), 0o17: 0o3000 - 1}  # fmt: skip
+    fast, _ = both(program, data=data, acs={2: 500}, max_instructions=5000)
+    assert fast.memory[sub + 2] == ins("MOVEI", 0, 500)
+    block = fast._run.installed[sub]
+    assert fast._run._inside(block) == [sub, sub + 1]
+    assert not fast._run.refused
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(**loop_cases(body=12, budget=3000, until_us=40_000.0))
 def test_random_loops_agree(body, acs, data, clock, budget, until_us) -> None:
