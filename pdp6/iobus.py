@@ -208,13 +208,16 @@ class IOBus:
                 return dev
         return None
 
-    def publish(self, device: Device) -> None:
-        """Copy one device's visible state into the arrays the execute loop reads."""
+    def publish(self, device: Device, refresh: bool = True) -> None:
+        """Copy one device's visible state into the arrays the execute loop reads
+        (``refresh``: and recompute the request lines and next event, which a caller
+        publishing several devices does once, after them)."""
         n = device.code >> 2
         io = self.machine._io
         io[128 + n] = device.coni() & 0o777777777777
         io[256 + n] = device.data_in() & 0o777777777777
-        self.refresh()
+        if refresh:
+            self.refresh()
 
     def refresh(self) -> None:
         """Recompute the interrupt request lines and the next device event."""
@@ -250,12 +253,14 @@ class IOBus:
         for dev in self.devices.values():
             dev.after_loop()
 
-    def deliver(self, dev7: int, func: int, word: int) -> None:
-        """Hand one queued I/O operation to its device."""
+    def deliver(self, dev7: int, func: int, word: int, refresh: bool = True) -> None:
+        """Hand one queued I/O operation to its device (``refresh``: as ``publish``)."""
         if dev7 == 0:  # CONO APR with I/O reset
             for dev in self.devices.values():
                 dev.reset()
-                self.publish(dev)
+                self.publish(dev, False)
+            if refresh:
+                self.refresh()
             return
         device = self.devices.get(dev7 << 2)
         if device is None:
@@ -266,7 +271,7 @@ class IOBus:
             device.datao(word)
         elif func == 4:
             device.cono(word)
-        self.publish(device)
+        self.publish(device, refresh)
 
     def service_due(self) -> None:
         """Run ``service`` for every device whose event time has come."""
@@ -274,7 +279,7 @@ class IOBus:
         for dev in list(self.devices.values()):
             if dev.next_event() <= now:
                 dev.service(now)
-                self.publish(dev)
+                self.publish(dev, False)
         self.refresh()
 
     @staticmethod

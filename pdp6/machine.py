@@ -321,7 +321,9 @@ class Machine:
         n = int(st[S.IOQ_N])
         st[S.IOQ_N] = 0
         for i in range(n):
-            self.bus.deliver(int(q[3 * i]), int(q[3 * i + 1]), int(q[3 * i + 2]))
+            self.bus.deliver(int(q[3 * i]), int(q[3 * i + 1]), int(q[3 * i + 2]), False)
+        if n:
+            self.bus.refresh()
         self.bus.after_loop()
 
     def run(self, max_instructions: int | None = None, until_us: float | None = None) -> Stop:

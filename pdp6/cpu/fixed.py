@@ -155,7 +155,8 @@ def store_pair(mem, st, mode: int, ac: int, e: int, first: int, second: int) -> 
 def exec_shift(mem, st, op: int, ac: int, e: int) -> None:
     """ASH ROT LSH ASHC ROTC LSHC (240-246); 243 and 247 are no-ops."""
     n = shift_count(e)
-    st[TIME] += SHIFT_PLACE_NS * (n if n >= 0 else -n)
+    # |n|, written so that the block translator can bound it (pdp6.cpu.specialize.mask)
+    st[TIME] += SHIFT_PLACE_NS * (256 - (e & 0o377) if e & 0o400000 else e & 0o377)
     which = op & 7
     a = mem[ac]
     if which == 0:

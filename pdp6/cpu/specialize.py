@@ -342,6 +342,10 @@ class Specializer:
             return (1 << top.bit_length()) - 1  # every value up to the largest sum/product
         if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) and e.value.id == "mem":
             return WORD  # core holds 36-bit words
+        if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Sub) and is_const(e.left):
+            c, b = e.left.value, self.mask(e.right)
+            if isinstance(c, int) and b <= c:  # c - x for 0 <= x <= c: within 0 .. c
+                return (1 << c.bit_length()) - 1
         return ALL
 
     def bind(self, st: State, var: str, value: ast.expr, fr: Frame, out: list[ast.stmt]) -> None:
@@ -445,7 +449,17 @@ class Specializer:
             return
         if slot == f.time_slot and isinstance(op, ast.Add):
             if not is_const(value):
-                raise Unsupported("time that depends on data")
+                # (A shift's time: added now, and its most counted in the block's bound.)
+                most = self.mask(value)
+                if most == ALL:
+                    raise Unsupported("time that depends on data")
+                self.flush(st, out, time_only=True)
+                out.append(
+                    ast.AugAssign(target=self.slot_ref(slot, ast.Store()), op=op, value=value)
+                )
+                self.effects.ends_block |= not st.defer
+                st.spent += most
+                return
             if st.defer:
                 st.time += value.value
             else:

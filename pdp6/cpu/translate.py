@@ -336,9 +336,10 @@ class Translation:
     function.  Everything else leaves the block, returning ``count << 18 | PC``.
     """
 
-    def __init__(self, translator: Translator, ask: bool = False) -> None:
+    def __init__(self, translator: Translator, ask: bool = False, most: int = MAX_BLOCK) -> None:
         self.translator = translator
         self.ask = ask  # end a path at an instruction not specialized yet, noting it
+        self.most = most  # instructions translated at most
         self.missing: list[tuple[int, int]] = []  # those instructions: (word, address)
         self.memsize = translator.memsize
         self.residuals: set[str] = set()
@@ -373,7 +374,7 @@ class Translation:
                 self.jump(path, addr)  # fell or jumped back to the start
                 return
             if (
-                self.size >= MAX_BLOCK
+                self.size >= self.most
                 or addr < 16
                 or addr >= self.memsize
                 or (addr != self.start and bp[addr])
@@ -434,7 +435,7 @@ class Translation:
             if target == npc:
                 self.moved(path, effects, npc)
                 return npc
-            if target != self.start and self.size < MAX_BLOCK and target not in path.seen:
+            if target != self.start and self.size < self.most and target not in path.seen:
                 self.moved(path, effects, target)
                 if ir >> 27 == PUSHJ:
                     path.calls = (*path.calls, npc)

@@ -226,6 +226,21 @@ def test_time_limits_and_clock_ticks_inside_blocks(engine: str, until_us: float)
 
 
 @block_engines
+@pytest.mark.parametrize("until_us", [50.0, 16_670.0, 40_000.0])
+def test_shifts_by_a_count_from_data_run_in_blocks(engine: str, until_us: float) -> None:
+    # ROT 1,3(2) and LSH 4,-2(2): a shift's time grows with its count, known only as
+    # it runs; the block adds it then, and bounds it by the longest (Mac Hack's ROT
+    # 15,(1) in its search was left to the loop before).
+    program = [ins("ROT", 1, 3, x=2), ins("LSH", 4, 0o777776, x=2), ins("ADDI", 2, 7),
+               ins("ANDI", 2, 0o777), ins("SOJG", 3, START)]  # fmt: skip
+    fast, _ = both(program, acs={1: 0o123456701234, 2: 5, 3: 1_000_000, 4: 0o777777777777},
+                   at_once=True, engine=engine, until_us=until_us)  # fmt: skip
+    run = fast._run
+    assert not run.refused
+    assert START in run.installed if engine == "native" else run.blocks[START][0] is not None
+
+
+@block_engines
 def test_clock_interrupts_with_pi_on(engine: str) -> None:
     # The clock interrupts on channel 7; the handler counts ticks in AC 5.
     handler = 0o3000
