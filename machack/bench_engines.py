@@ -9,6 +9,7 @@ first one translated.
 
 from __future__ import annotations
 
+import statistics
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -95,3 +96,81 @@ def report(wanted: tuple[str, ...], why: bool, echo: Callable[[str], None],
         how = ("in a helper process (a second core)" if helper.wanted()
                else "in this process, within a quarter of its work")  # fmt: skip
         echo(f"(the python engine translates {how})")
+
+
+@dataclass
+class Round:
+    """One search on each of two engines, one after the other."""
+
+    instructions: int
+    wall_s: tuple[float, float]
+    cpu_s: tuple[float, float]  # of this thread (the native engine's translating is not)
+
+
+def _search(session: Session) -> tuple[int, float, float]:
+    session.setup(SEARCH_FEN)
+    session.command("PN")
+    w0, c0 = time.perf_counter(), time.thread_time()
+    reply = session.command("GO")
+    return reply.instructions, time.perf_counter() - w0, time.thread_time() - c0
+
+
+def warm_up(session: Session, most: int, note: Callable[[str], None]) -> int:
+    """Search until a search brings no new block (native: blocks are made on a thread
+    from code run often; a search's exits grow hot in turn), at most ``most`` times;
+    returns the searches made."""
+    run = session.machine._run
+    blocks = getattr(run, "installed", {})
+    for n in range(1, most + 1):
+        before = len(blocks)
+        _search(session)
+        if not blocks and n > 1:
+            return n  # (an engine without blocks: the search once, for its caches)
+        if hasattr(run, "settle"):
+            run.settle()
+        note(f"  warm-up search {n}: {len(blocks)} blocks")
+        if n > 2 and len(blocks) == before:
+            return n
+    return most
+
+
+def alternate(engines: tuple[str, str], rounds: int, warm: int,
+              note: Callable[[str], None]) -> list[Round]:  # fmt: skip
+    """The same depth-3 search from the same position, ``rounds`` times on each engine
+    in turn, each on its own machine warmed first (``warm`` searches at most)."""
+    sessions = []
+    for name in sorted(engines, key=lambda e: e != "native"):
+        session = Session(engine=name)
+        session.setup(SEARCH_FEN)
+        session.command(f"DEPTH {SEARCH_DEPTH}")
+        note(f"warming the {name} engine ...")
+        if not sessions:
+            searches = warm_up(session, warm if name == "native" else 2, note)
+        else:  # as many searches, so that both programs are in the same state
+            for _ in range(searches):
+                _search(session)
+        sessions.append(session)
+    sessions.sort(key=lambda s: engines.index(s.machine.engine))
+    out = []
+    for k in range(rounds):
+        (n, wa, ca), (m, wb, cb) = (_search(s) for s in sessions)
+        if n != m:
+            raise RuntimeError(f"the engines searched differently: {n} and {m} instructions")
+        out.append(Round(n, (wa, wb), (ca, cb)))
+        note(f"round {k + 1}: {n / wa / 1e6:.0f} and {n / wb / 1e6:.0f} million a second")
+    return out
+
+
+def report_alternate(engines: tuple[str, str], rounds: int, warm: int,
+                     echo: Callable[[str], None], note: Callable[[str], None]) -> None:  # fmt: skip
+    """Print each round and the median of the second engine's speed over the first's."""
+    a, b = engines
+    got = alternate(engines, rounds, warm, note)
+    echo(f"Mac Hack VI, depth 3, {rounds} alternating rounds (million instructions a second)")
+    echo(f"{'round':<7}{a + ' wall':>14}{b + ' wall':>14}{a + ' cpu':>14}{b + ' cpu':>14}")
+    for k, r in enumerate(got, 1):
+        speeds = [r.instructions / t / 1e6 for t in (*r.wall_s, *r.cpu_s)]
+        echo(f"{k:<7}" + "".join(f"{v:>14.1f}" for v in speeds))
+    wall = statistics.median(r.wall_s[0] / r.wall_s[1] for r in got)
+    cpu = statistics.median(r.cpu_s[0] / r.cpu_s[1] for r in got)
+    echo(f"median {b}/{a}: {wall:.2f}x wall, {cpu:.2f}x cpu")

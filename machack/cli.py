@@ -1137,22 +1137,40 @@ def bench(
               help="Which of the emulator's execute loops to time (see pdp6 bench).")  # fmt: skip
 @click.option("--why", is_flag=True,
               help="Say why the python engine left instructions to the interpreter.")  # fmt: skip
-def bench_engines(engine: str, why: bool) -> None:
+@click.option("--alternate", type=click.IntRange(1, 100), default=None, metavar="N",
+              help="Instead: the same search N times on the compiled and native engines in "
+                   "turn, after warming each (native: until a search brings no new "
+                   "block), and the median ratio.")  # fmt: skip
+@click.option("--warm", type=click.IntRange(1, 1000), default=40, show_default=True,
+              help="With --alternate: most warm-up searches on the native engine.")  # fmt: skip
+def bench_engines(engine: str, why: bool, alternate: int | None, warm: int) -> None:
     """Time Mac Hack VI's search (depth 3) on each engine: four moves on one machine (the
     first, then the next three), and the first move of a fresh machine, which finds the
     blocks the first one translated.  pdp6 bench times a mix of tight loops; this, a real
-    program."""
+    program.
+
+    --alternate N compares the native engine with the compiled one once its blocks are
+    made: the same search from the same position on each in turn, N rounds.
+    """
     from pdp6 import jit
     from pdp6.cpu import engines
 
     from . import bench_engines as benchmod
 
     wanted = engines.ALL_ENGINES if engine == "all" else (engine,)
+    if alternate is not None:
+        wanted = ("compiled", "native")
+        if "native" not in engines.ENGINES:
+            raise click.UsageError("--alternate needs the native engine (numba and llvmlite)")
     if "compiled" in wanted and not jit.ENABLED:
         raise click.UsageError(
             "the compiled engine needs numba (pip install numba) and PDP6_NOJIT unset"
         )
-    benchmod.report(wanted, why, click.echo, lambda line: click.echo(line, err=True))
+    note = lambda line: click.echo(line, err=True)  # noqa: E731
+    if alternate is not None:
+        benchmod.report_alternate(("compiled", "native"), alternate, warm, click.echo, note)
+        return
+    benchmod.report(wanted, why, click.echo, note)
 
 
 if __name__ == "__main__":  # pragma: no cover

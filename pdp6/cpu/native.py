@@ -41,6 +41,10 @@ from . import state as S
 
 AVAILABLE = jitmod.ENABLED and importlib.util.find_spec("llvmlite") is not None
 HOT = 8  # stretches of loop.run that start at an address before it is translated
+# Instructions after which every address's count of stretches is halved: code is hot
+# when it comes back often, not once in a while over a long game (Mac Hack's search
+# ran slower with its lukewarm code translated too: more machine code, measured).
+COOL = 2_000_000
 CAPACITY = 1 << 15  # blocks one machine's tables hold (then they are emptied and refilled)
 CHUNK = 1_000_000  # instructions the loop runs between looks for translated blocks
 SWITCH_S = 0.0005  # Python's thread switch interval once the translating thread runs
@@ -234,6 +238,7 @@ class NativeEngine:
         self.heat = np.zeros(ADDRESS_SPACE, dtype=np.int64)
         self.hotq = np.zeros(HOTQ + 2, dtype=np.int64)  # [count, at once, addresses...]
         self.hot = HOT
+        self.since_cooled = 0  # instructions run since the heat was last halved
         self.used = 0  # rows of binfo and addrs in use
         self.installed: dict[int, NativeBlock] = {}
         self.refused: dict[int, str] = {}  # why the code at an address was not translated
@@ -383,15 +388,25 @@ class NativeEngine:
             self.bp = bp
             self._empty()
             self.heat.fill(0)
+            # Addresses with a block kept from another machine are hot at once: taking
+            # one costs no translation (it is installed if core holds its words).
+            for pc, cache_key in list(CACHE):
+                if cache_key == self._cache_key:
+                    self.heat[pc] = self.hot - 1
         start = int(st[S.COUNT])
         while True:
             while self.inbox:
                 pc, block = self.inbox.popleft()
                 self._take(pc, block, mem, bp)
-            left = max_n - (int(st[S.COUNT]) - start)
+            before = int(st[S.COUNT])
+            left = max_n - (before - start)
             budget = min(left, CHUNK)
             code = self.run(mem, st, io, ioq, optab, bp, self.stops, budget, self.bidx,
                             self.binfo, self.addrs, self.heat, self.hot, self.hotq)  # fmt: skip
+            self.since_cooled += int(st[S.COUNT]) - before
+            if self.since_cooled >= COOL:
+                self.since_cooled = 0
+                np.right_shift(self.heat, 1, out=self.heat, where=self.heat > 0)
             if self.hotq[0]:
                 self._hot(mem, bp, [int(pc) for pc in self.hotq[2 : 2 + self.hotq[0]]])
                 self.hotq[0] = 0

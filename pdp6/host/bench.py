@@ -140,19 +140,20 @@ def run_mix(engine: str, rounds: int, why: bool = False) -> Result:
     """
     t0 = time.perf_counter()
     warm = Machine(engine=engine)
-    start, mem = build_mix(1)
+    start, mem = build_mix(1 if engine != "native" else rounds)
     for a, w in mem.items():
         warm.memory[a] = w
     engine_run: Any = warm._run
     # (The native engine translates what has run often, the blocks' exits in turn: the
-    # mix runs again until no new block comes.)
-    for _ in range(20 if engine == "native" else 1):
+    # mix, the very words timed, runs on until a stretch brings no new block.)
+    warm.pc = start
+    for turn in range(60 if engine == "native" else 1):
         known = len(getattr(engine_run, "installed", ()))
-        warm.pc = start
-        warm.run(max_instructions=100_000)
+        if warm.run(max_instructions=100_000).reason == "halt":
+            warm.pc = start
         if engine in ("python", "native"):
             engine_run.settle()  # the translator (helper process, or thread) done with it
-        if engine == "native" and len(engine_run.installed) == known:
+        if engine == "native" and turn > engine_run.hot and len(engine_run.installed) == known:
             break
     first = time.perf_counter() - t0
     compiled_now = engine == "compiled" and _compiled_loop_misses() > 0
