@@ -48,6 +48,7 @@ BASES: dict[str, list[str]] = {
     "machack move": ["move", "startpos"],
     "machack replay": ["replay"],
     "machack bench": ["bench"],
+    "machack bench-engines": ["bench-engines", "--engine", "python"],
     "machack web": ["web"],
 }
 # The values that work (a limit that is no limit, a word of all ones, a fast line); every
