@@ -138,7 +138,7 @@ def alternate(engines: tuple[str, str], rounds: int, warm: int,
               note: Callable[[str], None]) -> list[Round]:  # fmt: skip
     """The same depth-3 search from the same position, ``rounds`` times on each engine
     in turn, each on its own machine warmed first (``warm`` searches at most)."""
-    sessions = []
+    sessions: list[Session] = []
     for name in sorted(engines, key=lambda e: e != "native"):
         session = Session(engine=name)
         session.setup(SEARCH_FEN)
