@@ -14,6 +14,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from pdp6.cpu import helper
 from pdp6.host.bench import why_lines
@@ -116,44 +117,45 @@ def _search(session: Session) -> tuple[int, float, float]:
 
 
 def warm_up(session: Session, most: int, note: Callable[[str], None]) -> int:
-    """Search until a search brings no new block (native: blocks are made on a thread
-    from code run often; a search's exits grow hot in turn), at most ``most`` times;
-    returns the searches made."""
-    run = session.machine._run
-    blocks = getattr(run, "installed", {})
+    """Search on the native engine until a search brings no new block (blocks are made
+    on a thread from code run often; a search's exits grow hot in turn), at most
+    ``most`` times; returns the searches made."""
+    run: Any = session.machine._run  # (a NativeEngine)
     for n in range(1, most + 1):
-        before = len(blocks)
+        before = len(run.installed)
         _search(session)
-        if not blocks and n > 1:
-            return n  # (an engine without blocks: the search once, for its caches)
-        if hasattr(run, "settle"):
-            run.settle()
-        note(f"  warm-up search {n}: {len(blocks)} blocks")
-        if n > 2 and len(blocks) == before:
+        run.settle()
+        note(f"  warm-up search {n}: {len(run.installed)} blocks")
+        if n > 2 and len(run.installed) == before:
             return n
     return most
 
 
-def alternate(engines: tuple[str, str], rounds: int, warm: int,
-              note: Callable[[str], None]) -> list[Round]:  # fmt: skip
-    """The same depth-3 search from the same position, ``rounds`` times on each engine
-    in turn, each on its own machine warmed first (``warm`` searches at most)."""
-    sessions: list[Session] = []
-    for name in sorted(engines, key=lambda e: e != "native"):
-        session = Session(engine=name)
-        session.setup(SEARCH_FEN)
-        session.command(f"DEPTH {SEARCH_DEPTH}")
-        note(f"warming the {name} engine ...")
-        if not sessions:
-            searches = warm_up(session, warm if name == "native" else 2, note)
-        else:  # as many searches, so that both programs are in the same state
-            for _ in range(searches):
-                _search(session)
-        sessions.append(session)
-    sessions.sort(key=lambda s: engines.index(s.machine.engine))
+COMPARED = ("compiled", "native")
+
+
+def _at_search(engine: str) -> Session:
+    session = Session(engine=engine)
+    session.setup(SEARCH_FEN)
+    session.command(f"DEPTH {SEARCH_DEPTH}")
+    return session
+
+
+def alternate(rounds: int, warm: int, note: Callable[[str], None]) -> list[Round]:
+    """The same depth-3 search from the same position, ``rounds`` times on the compiled
+    and the native engine in turn, each on its own machine: native warmed first
+    (``warm`` searches at most), compiled given as many searches, so that both programs
+    are in the same state."""
+    native = _at_search("native")
+    note("warming the native engine ...")
+    searches = warm_up(native, warm, note)
+    compiled = _at_search("compiled")
+    note(f"the compiled engine: {searches} searches ...")
+    for _ in range(searches):
+        _search(compiled)
     out = []
     for k in range(rounds):
-        (n, wa, ca), (m, wb, cb) = (_search(s) for s in sessions)
+        (n, wa, ca), (m, wb, cb) = _search(compiled), _search(native)
         if n != m:
             raise RuntimeError(f"the engines searched differently: {n} and {m} instructions")
         out.append(Round(n, (wa, wb), (ca, cb)))
@@ -161,11 +163,11 @@ def alternate(engines: tuple[str, str], rounds: int, warm: int,
     return out
 
 
-def report_alternate(engines: tuple[str, str], rounds: int, warm: int,
-                     echo: Callable[[str], None], note: Callable[[str], None]) -> None:  # fmt: skip
-    """Print each round and the median of the second engine's speed over the first's."""
-    a, b = engines
-    got = alternate(engines, rounds, warm, note)
+def report_alternate(rounds: int, warm: int, echo: Callable[[str], None],
+                     note: Callable[[str], None]) -> None:  # fmt: skip
+    """Print each round and the median of the native engine's speed over the compiled's."""
+    a, b = COMPARED
+    got = alternate(rounds, warm, note)
     echo(f"Mac Hack VI, depth 3, {rounds} alternating rounds (million instructions a second)")
     echo(f"{'round':<7}{a + ' wall':>14}{b + ' wall':>14}{a + ' cpu':>14}{b + ' cpu':>14}")
     for k, r in enumerate(got, 1):

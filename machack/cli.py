@@ -1159,7 +1159,7 @@ def bench_engines(engine: str, why: bool, alternate: int | None, warm: int) -> N
 
     wanted = engines.ALL_ENGINES if engine == "all" else (engine,)
     if alternate is not None:
-        wanted = ("compiled", "native")
+        wanted = benchmod.COMPARED
         if "native" not in engines.ENGINES:
             raise click.UsageError("--alternate needs the native engine (numba and llvmlite)")
     if "compiled" in wanted and not jit.ENABLED:
@@ -1168,7 +1168,7 @@ def bench_engines(engine: str, why: bool, alternate: int | None, warm: int) -> N
         )
     note = lambda line: click.echo(line, err=True)  # noqa: E731
     if alternate is not None:
-        benchmod.report_alternate(("compiled", "native"), alternate, warm, click.echo, note)
+        benchmod.report_alternate(alternate, warm, click.echo, note)
         return
     benchmod.report(wanted, why, click.echo, note)
 

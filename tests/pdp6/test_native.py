@@ -113,6 +113,16 @@ def test_a_breakpoint_sets_blocks_aside_and_they_come_back_without_translation()
     assert (run.bidx[list(blocks)] >= 0).all() and not run.suspended and not run.refused
 
 
+def test_a_new_machine_takes_the_blocks_kept_at_once() -> None:
+    # A block another machine made from the same words costs no translation: a new
+    # machine takes it the first time it reaches it, not after eight stretches.
+    program = [ins("MOVEI", 1, 0o4321), ins("ADDI", 1, 3), ins("SOJG", 2, START + 1), HALT]
+    load("native", program, acs={2: 1000}, at_once=True).run(max_instructions=5000)
+    fresh = load("native", program, acs={2: 1000})
+    fresh.run(max_instructions=3)
+    assert START in fresh._run.installed
+
+
 def test_a_computed_jump_ends_its_path() -> None:
     # POPJ goes where the stack says: the word after it (a counter here, that looks like
     # an instruction) is never taken into the block, so counting leaves the block be.
