@@ -326,11 +326,15 @@ class Machine:
             self.bus.refresh()
         self.bus.after_loop()
 
-    def run(self, max_instructions: int | None = None, until_us: float | None = None) -> Stop:
+    def run(self, max_instructions: int | None = None, until_us: float | None = None,
+            pcs: list[int] | None = None) -> Stop:  # fmt: skip
         """Run until a halt, a breakpoint, ``max_instructions`` or emulated ``until_us``.
 
         A breakpoint never stops the first instruction of a run, so ``run()`` after a
-        breakpoint stop continues past it.
+        breakpoint stop continues past it.  ``pcs``: the PC of each instruction run is
+        appended to it (the loop then runs one instruction at a time: for a few, as the
+        runner looks at a program that may be waiting, where a ``step()`` each would
+        cost the devices' look before and after every one).
         """
         if max_instructions is not None and max_instructions < 0:
             raise ValueError("max_instructions must not be negative")
@@ -349,11 +353,15 @@ class Machine:
                         return Stop("limit", self.pc, done)
                 else:
                     budget = CHUNK
+                if pcs is not None:
+                    budget, pc, count = 1, int(st[S.PC]), int(st[S.COUNT])
                 args = (self._mem, st, self._io, self._ioq, self._optab, self._bp, budget)
                 if _compiled_ran or self.engine != "compiled":
                     code = self._run(*args)
                 else:
                     code = _first_compiled_run(self._run, *args)
+                if pcs is not None and int(st[S.COUNT]) != count:
+                    pcs.append(pc)
                 self._drain_io()
                 if code == S.REASON_HALT:
                     return Stop("halt", self.pc, int(st[S.COUNT]) - start)

@@ -430,17 +430,15 @@ class Runner:
         return stop, None, pcs[-SAMPLE_STEPS:]
 
     def _sample(self) -> list[int] | Outcome:
-        """Step a few instructions (stopping at breakpoints and halts) to see the PCs."""
+        """Run a few instructions (stopping at breakpoints and halts) to see the PCs."""
         m = self.m
+        if self._at_breakpoint():
+            return Outcome("breakpoint", m.pc, 0)
         pcs: list[int] = []
-        for _ in range(SAMPLE_STEPS):
-            if self._at_breakpoint():
-                return Outcome("breakpoint", m.pc, 0)
-            pcs.append(m.pc)
-            halted = m.step().reason == "halt"
-            self._first = self._first and m.at_start_of_run
-            if halted:
-                return Outcome("halt", m.pc, 0)
+        stop = m.run(max_instructions=SAMPLE_STEPS, pcs=pcs)
+        self._first = self._first and m.at_start_of_run
+        if stop.reason in ("halt", "breakpoint"):
+            return Outcome(stop.reason, m.pc, 0)
         return pcs
 
 

@@ -281,6 +281,38 @@ class TestBreakpoints:
         assert m.run(max_instructions=100).reason == "halt"
         assert dev.received == [0o1234] and m.memory[0o700] == 1
 
+    @pytest.mark.parametrize("breakpoint", [None, 0o602])
+    def test_a_run_that_lists_its_pcs_is_a_run_of_steps(
+        self, engine: str, breakpoint: int | None
+    ) -> None:
+        """``run(pcs=)`` lists the PC of every instruction it runs, an interrupt's
+        included (where the machine was when it came), as ``step()`` after ``step()``
+        sees them, and stops where they stop (a breakpoint, a halt)."""
+        routine = {0o46: ins("JSR", 0, 0o600), 0o601: io("CONO", 0o770, 0o23),
+                   0o602: ins("JRST", 0o10, 0o600, i=1)}  # fmt: skip
+        runs = []
+        for trace in (True, False):
+            m = Machine(engine=engine)
+            self.stopped_as_a_request_rises(m, routine)
+            m.breakpoints.discard(0o102)
+            if breakpoint is not None:
+                m.breakpoints.add(breakpoint)
+            pcs: list[int] = []
+            if trace:
+                reason = m.run(max_instructions=10, pcs=pcs).reason
+            else:
+                for _ in range(10):
+                    pcs.append(m.pc)
+                    reason = m.step().reason
+                    if reason != "halt" and m.pc in m.breakpoints:
+                        reason = "breakpoint"
+                    if reason != "limit":
+                        break
+            runs.append((pcs, reason, m.pc, m.instructions, m.memory[0o700]))
+        assert runs[0] == runs[1]
+        assert runs[0][0][:2] == [0o102, 0o601]  # the interrupt's JSR came first, at 102
+        assert runs[0][1] == ("breakpoint" if breakpoint else "halt")
+
     def test_step_ignores_a_breakpoint_at_pc(self, machine) -> None:
         self.program(machine)
         machine.breakpoints.add(0o100)

@@ -55,8 +55,8 @@ export class Phosphor {
     this.forget(upto - this.s.max_age_ns);
     if (this.count + n > this.cap) this.grow(Math.max(this.cap * 2, this.count + n));
     let at = 16;
-    this.t.set(new Float64Array(buffer, at, n), this.count);
-    at += 8 * n;
+    const ages = new Uint32Array(buffer, at, n);
+    at += 4 * n;
     const xs = new Uint16Array(buffer, at, n);
     at += 2 * n;
     const ys = new Uint16Array(buffer, at, n);
@@ -65,6 +65,7 @@ export class Phosphor {
     const size = this.size;
     const scale = size / this.s.raster;
     for (let i = 0; i < n; i++) {
+      this.t[this.count + i] = upto - ages[i];
       const col = Math.trunc(Math.min((xs[i] + 0.5) * scale, size - 1));
       const row = size - 1 - Math.trunc(Math.min((ys[i] + 0.5) * scale, size - 1));
       this.p[this.count + i] = row * size + col;
