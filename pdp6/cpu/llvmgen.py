@@ -450,28 +450,101 @@ def compile_module(source: str, arrays: dict[str, int], consts: dict[str, int],
     return module
 
 
-MISS = -1  # what an entry returns when core no longer holds the words it was made from
+# How a native block's entry (:func:`add_entry`) answers the loop
+# (:mod:`pdp6.cpu.nativeloop`): the budget left and the next PC, ``left << 18 | pc``, with
+# ``CHECK_AGAIN`` when the loop must look at the machine; when core no longer holds a
+# block's words, ``-1 - (left << 18 | pc)`` with that block's own start.
+CHECK_AGAIN = 1 << 62
+RH = 0o777777
+# The entries' last argument: the machine's block tables (their addresses), where a block
+# looks for the next, and the PC flags blocks must not set now (access.blocks_quiet).
+C_BIDX, C_BP, C_BINFO, C_ADDRS, C_DANGER = range(5)
+C_SIZE = 5
+# The loop's table of blocks (binfo), a row a block: its most instructions along a path,
+# most emulated ns but for the last instruction, and the PC flags it may set.
+B_COUNT, B_BOUND, B_FLAGS, B_WIDTH = 0, 1, 2, 3
 
 
-def add_entry(module: ir.Module, body: str, entry: str, array: str,
-              words: list[tuple[int, int]]) -> None:  # fmt: skip
-    """Add ``entry``: ``body``'s function, entered only while ``array`` (core) still holds
-    ``words`` (address, word) -- the block's own code -- else returning :data:`MISS` at
-    once.  The comparisons are with constants, in the block's own machine code."""
+def add_entry(module: ir.Module, body: str, entry: str, start: int,
+              words: list[tuple[int, int]], st: dict[str, int], recheck: int) -> None:  # fmt: skip
+    """Add ``entry(mem, st, io, ioq, left, ctx)``: ``body``'s function (of ``mem, st, io,
+    ioq, left``), entered only while core (``mem``) still holds ``words`` (address, word)
+    -- the block's own code -- else answering at once that the block at ``start`` has
+    changed.  The comparisons are
+    with constants, in the block's own machine code.
+
+    After the body the entry goes straight on to the block at the next PC, if there is
+    one that the loop itself would enter there (none at a breakpoint; the budget, the
+    time to the next event and the flags it may set allowing it), as a tail call: so the
+    blocks chain without a return to the loop and a call through one shared place, whose
+    branch the host's predictor rarely guessed (the calls averaged 4.4 PDP-6 instructions
+    in Mac Hack's search).  ``st``: the state vector's TIME, EVENT and BOUNDARY indexes;
+    ``recheck``: the flag in the body's result that says the loop must look at the
+    machine (:data:`pdp6.cpu.translate.RECHECK`).
+    """
     inner = module.get_global(body)
-    fn = ir.Function(module, inner.function_type, entry)
-    for src, param in zip(inner.args, fn.args, strict=True):
+    inner.linkage = "internal"
+    fnty = ir.FunctionType(I64, [*inner.function_type.args, PTR])
+    fn = ir.Function(module, fnty, entry)
+    for src, param in zip(inner.args, fn.args, strict=False):
         param.name = src.name
+    fn.args[-1].name = "ctx"
+    for param in fn.args:
         if isinstance(param.type, ir.PointerType):
             param.add_attribute("noalias")
-    index = [a.name for a in inner.args].index(array)
+    mem, st_arr, _, _, left, ctx = fn.args
     b = ir.IRBuilder(fn.append_basic_block("check"))
     changed = fn.append_basic_block("changed")
     for address, word in words:
-        value = b.load(b.gep(fn.args[index], [ir.Constant(I64, address)], inbounds=True))
+        value = b.load(b.gep(mem, [ir.Constant(I64, address)], inbounds=True))
         same = fn.append_basic_block("same")
         b.cbranch(b.icmp_signed("==", value, ir.Constant(I64, word)), same, changed)
         b.position_at_end(same)
-    b.ret(b.call(inner, list(fn.args)))
+
+    def const(v: int) -> ir.Constant:
+        return ir.Constant(I64, v)
+
+    def at(array: ir.Value, index: ir.Value | int) -> ir.Value:
+        return b.gep(array, [const(index) if isinstance(index, int) else index], inbounds=True)
+
+    r = b.call(inner, list(fn.args[:-1]))
+    b.store(b.load(at(st_arr, st["TIME"])), at(st_arr, st["BOUNDARY"]))
+    pc = b.and_(r, const(RH))
+    rem = b.sub(left, b.and_(b.lshr(r, const(18)), const((recheck - 1) >> 18)))
+    out = b.or_(b.shl(rem, const(18)), pc)
+    done = fn.append_basic_block("done")
+    again = fn.append_basic_block("again")
+    b.cbranch(b.icmp_signed("!=", b.and_(r, const(recheck)), const(0)), again, done)
+    with b.goto_block(again):
+        b.ret(b.or_(out, const(CHECK_AGAIN)))
+    b.position_at_end(done)
+    stay = fn.append_basic_block("stay")
+    with b.goto_block(stay):
+        b.ret(out)
+
+    def unless(test: ir.Value) -> None:
+        go = fn.append_basic_block("on")
+        b.cbranch(test, stay, go)
+        b.position_at_end(go)
+
+    def table(slot: int, kind: ir.Type = PTR) -> ir.Value:
+        return b.inttoptr(b.load(at(ctx, slot)), kind)
+
+    unless(b.icmp_signed("<=", rem, const(0)))
+    k = b.load(at(table(C_BIDX), pc))
+    unless(b.icmp_signed("<", k, const(0)))
+    bp = b.load(b.gep(table(C_BP, ir.IntType(8).as_pointer()), [pc], inbounds=True))
+    unless(b.icmp_unsigned("!=", bp, ir.Constant(ir.IntType(8), 0)))
+    binfo = table(C_BINFO)
+    row = b.mul(k, const(B_WIDTH))
+    unless(b.icmp_signed(">", b.load(at(binfo, b.add(row, const(B_COUNT)))), rem))
+    time = b.load(at(st_arr, st["TIME"]))
+    bound = b.load(at(binfo, b.add(row, const(B_BOUND))))
+    unless(b.icmp_signed(">=", b.add(time, bound), b.load(at(st_arr, st["EVENT"]))))
+    flags = b.load(at(binfo, b.add(row, const(B_FLAGS))))
+    unless(b.icmp_signed("!=", b.and_(flags, b.load(at(ctx, C_DANGER))), const(0)))
+    following = b.inttoptr(b.load(at(table(C_ADDRS), k)), fnty.as_pointer())
+    args = [*fn.args[:-2], rem, ctx]
+    b.ret(b.call(following, args, tail="musttail"))
     b.position_at_end(changed)
-    b.ret(ir.Constant(I64, MISS))
+    b.ret(b.sub(const(-1), b.or_(b.shl(left, const(18)), const(start))))

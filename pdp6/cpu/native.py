@@ -7,6 +7,8 @@ that runs ``loop.run``, numba-compiled, for everything else.  So the engine has 
 compiled engine's semantics, timing and interrupts by construction, and each block
 checks on entry, in its own code, that core still holds the words it was made from
 (self-modifying code, XCT of changed words and loading a new program all meet it).
+A block goes on to the next by a jump of its own, through the machine's tables (``ctx``),
+rather than back through the loop.
 
 Translating a block costs some 50 ms (the specializer in Python, then LLVM), the
 time the compiled loop takes for some five million instructions, so it is done on a
@@ -50,6 +52,7 @@ CHUNK = 1_000_000  # instructions the loop runs between looks for translated blo
 SWITCH_S = 0.0005  # Python's thread switch interval once the translating thread runs
 HOTQ = 256  # hot addresses the loop queues before it hands them to the engine
 ARRAYS = {"mem": ADDRESS_SPACE, "st": S.SIZE, "io": dis340.IO_SIZE, "ioq": 3 * S.IOQ_MAX}
+ST_INDEXES = {"TIME": S.TIME, "EVENT": S.EVENT, "BOUNDARY": S.BOUNDARY}  # (for the entries)
 REFUSED = -(1 << 30)  # an address's heat once it cannot be translated: never hot again
 # Times the words under an address's block may change (the block found stale as it was
 # entered, or before it was installed), after which the address is left to loop.run:
@@ -57,11 +60,14 @@ REFUSED = -(1 << 30)  # an address's heat once it cannot be translated: never ho
 # otherwise cost a translation, or at least a return to Python, every few times it runs.
 # (A block dropped for a breakpoint does not count: sessions move theirs every search.)
 RETRANSLATIONS = 4
-# Instructions one block translates at most: half the python engine's.  Blocks overlap
-# (each runs on into code other blocks start at), and Mac Hack's 1,800 hot ones at 32
-# made more machine code than the host's caches hold: its search ran faster at 16
-# (1.93x the compiled engine, against 1.83 at 32 and 1.66 at 64; measured).
-MOST = 16
+# Instructions one block translates at most.  Blocks overlap (each runs on into code
+# other blocks start at), and Mac Hack's 1,800 hot ones at 32 made more machine code than
+# the host's caches hold; a call ran 4.4 PDP-6 instructions on average, and checked all
+# the block's words first.  Since blocks go straight on to the next one, shorter blocks
+# cost less: Mac Hack's search against the compiled engine, medians of runs of 5
+# alternating rounds, 1.97x at 12 (runs 1.94-2.01), 1.89 at 16 (1.81-1.95), 1.95 at 10
+# and at 8 (measured; at 32 1.83 and at 64 1.66 before blocks went on to the next).
+MOST = 12
 
 
 @dataclass(frozen=True)
@@ -142,7 +148,7 @@ def driver() -> Any:
                 _DRIVER.compile(
                     "int64(int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], "
                     "uint8[::1], uint8[::1], int64, int64[::1], int64[:, ::1], int64[::1], "
-                    "int64[::1], int64, int64[::1])"
+                    "int64[::1], int64, int64[::1], int64[::1])"
                 )
             _JIT = Jit()
     return _DRIVER
@@ -186,7 +192,7 @@ def _make_block(memsize: int, optab: tuple[int, ...], mem: Any, bp: Any,
             return f"LLVM: {exc}"
         stretches = tuple((a, b, tuple(int(w) for w in mem[a:b])) for a, b in t.stretches())
         words = [(a + i, w) for a, _, ws in stretches for i, w in enumerate(ws)]
-        llvmgen.add_entry(module, name + "__block", name, "mem", words)
+        llvmgen.add_entry(module, name + "__block", name, pc, words, ST_INDEXES, translate.RECHECK)
         address = _JIT.add(module, name)
         return NativeBlock(address, t.count, t.bound, t.flag_bits, stretches)
 
@@ -233,7 +239,7 @@ class NativeEngine:
     def __init__(self) -> None:
         self.run = driver()
         self.bidx = np.full(ADDRESS_SPACE, -1, dtype=np.int64)
-        self.binfo = np.zeros((CAPACITY, 3), dtype=np.int64)
+        self.binfo = np.zeros((CAPACITY, llvmgen.B_WIDTH), dtype=np.int64)
         self.addrs = np.zeros(CAPACITY, dtype=np.int64)
         self.heat = np.zeros(ADDRESS_SPACE, dtype=np.int64)
         self.hotq = np.zeros(HOTQ + 2, dtype=np.int64)  # [count, at once, addresses...]
@@ -245,6 +251,11 @@ class NativeEngine:
         self.changes: collections.Counter[int] = collections.Counter()  # by address
         self.stops = np.zeros(ADDRESS_SPACE, dtype=np.uint8)  # breakpoints, block starts
         self.bp: Any = None  # the machine's breakpoints (its array, for its life)
+        # The blocks' look at the tables, to go on to the next block (llvmgen.add_entry).
+        self.ctx = np.zeros(llvmgen.C_SIZE, dtype=np.int64)
+        for slot, table in ((llvmgen.C_BIDX, self.bidx), (llvmgen.C_BINFO, self.binfo),
+                            (llvmgen.C_ADDRS, self.addrs)):  # fmt: skip
+            self.ctx[slot] = table.ctypes.data
         self.covering: dict[int, set[int]] = {}  # address -> starts of blocks over it
         # Blocks set aside while a breakpoint is on their code: start -> row in binfo.
         self.suspended: dict[int, int] = {}
@@ -386,6 +397,7 @@ class NativeEngine:
             self.key = key = (int(st[S.MEMSIZE]), tuple(int(x) for x in optab))
             self._cache_key = (key[0], hash(key[1]))
             self.bp = bp
+            self.ctx[llvmgen.C_BP] = bp.ctypes.data
             self._empty()
             self.heat.fill(0)
             # Addresses with a block kept from another machine are hot at once: taking
@@ -402,7 +414,8 @@ class NativeEngine:
             left = max_n - (before - start)
             budget = min(left, CHUNK)
             code = self.run(mem, st, io, ioq, optab, bp, self.stops, budget, self.bidx,
-                            self.binfo, self.addrs, self.heat, self.hot, self.hotq)  # fmt: skip
+                            self.binfo, self.addrs, self.heat, self.hot, self.hotq,
+                            self.ctx)  # fmt: skip
             self.since_cooled += int(st[S.COUNT]) - before
             if self.since_cooled >= COOL:
                 self.since_cooled = 0

@@ -4,10 +4,11 @@ for the rest (compiled by numba with it; imported only by :mod:`pdp6.cpu.native`
 It does in compiled code what :class:`pdp6.cpu.translate.BlockEngine` does in Python:
 at an address where a block starts it checks the facts every block relies on
 (``access.blocks_quiet``, the budget, the next event) and calls the block's machine
-code through its address; a block that returns to another block's start goes straight
-on there.  Elsewhere ``loop.run`` runs a stretch that stops where a block starts
-(``stops``), and the addresses where stretches start are counted (``heat``): one that
-reaches ``hot`` is queued for the engine to translate.
+code through its address.  A block goes straight on to the block at its next PC, when
+the same facts allow (:func:`pdp6.cpu.llvmgen.add_entry`), and answers with the budget
+left and the PC where the chain stopped.  Elsewhere ``loop.run`` runs a stretch that
+stops where a block starts (``stops``), and the addresses where stretches start are
+counted (``heat``): one that reaches ``hot`` is queued for the engine to translate.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from numba import types
 from numba.extending import intrinsic
 
 from . import access, dis340, loop
+from .llvmgen import B_BOUND, B_COUNT, B_FLAGS, C_DANGER, CHECK_AGAIN
 from .state import (
-    BOUNDARY,
     COUNT,
     EVENT,
     FIRST,
@@ -35,31 +36,31 @@ from .state import (
 )
 
 RH = 0o777777
-RECHECK = 1 << 40  # (pdp6.cpu.translate.RECHECK: a block's result says look again)
+LEFT = (1 << 44) - 1  # a block's answer's budget (above its PC; llvmgen.add_entry)
 STRETCH = 256  # most instructions loop.run runs between looks at the blocks
-# binfo's columns: a block's most instructions along a path, most emulated ns but for
-# the last instruction, and the PC flags it may set.
-B_COUNT, B_BOUND, B_FLAGS = 0, 1, 2
 
 
 @intrinsic
 def call_block(typingctx: Any, address: Any, mem: Any, st: Any, io: Any, ioq: Any,
-               left: Any) -> Any:  # fmt: skip
+               left: Any, ctx: Any) -> Any:  # fmt: skip
     """Call the block whose machine code is at ``address`` with the arrays' data."""
-    sig = types.int64(address, mem, st, io, ioq, left)
+    sig = types.int64(address, mem, st, io, ioq, left, ctx)
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        data = [context.make_array(signature.args[i])(context, builder, args[i]).data
-                for i in range(1, 5)]  # fmt: skip
+        def data(i: int) -> Any:
+            return context.make_array(signature.args[i])(context, builder, args[i]).data
+
         i64 = ir.IntType(64)
-        fnty = ir.FunctionType(i64, [i64.as_pointer()] * 4 + [i64])
-        return builder.call(builder.inttoptr(args[0], fnty.as_pointer()), [*data, args[5]])
+        fnty = ir.FunctionType(i64, [i64.as_pointer()] * 4 + [i64, i64.as_pointer()])
+        fn = builder.inttoptr(args[0], fnty.as_pointer())
+        return builder.call(fn, [data(1), data(2), data(3), data(4), args[5], data(6)])
 
     return sig, codegen
 
 
 def run(mem: Any, st: Any, io: Any, ioq: Any, optab: Any, bp: Any, stops: Any, max_n: int,
-        bidx: Any, binfo: Any, addrs: Any, heat: Any, hot: int, hotq: Any) -> int:  # fmt: skip
+        bidx: Any, binfo: Any, addrs: Any, heat: Any, hot: int, hotq: Any,
+        ctx: Any) -> int:  # fmt: skip
     """Run up to ``max_n`` instructions as ``loop.run`` would, blocks where they may run.
 
     ``bidx``: each address's block (an index into ``binfo`` and ``addrs``) or -1;
@@ -78,41 +79,30 @@ def run(mem: Any, st: Any, io: Any, ioq: Any, optab: Any, bp: Any, stops: Any, m
         k = bidx[pc]
         if k >= 0 and (first or not bp[pc]):
             quiet, danger = access.blocks_quiet(st)
-            ran = stop = False
-            while quiet:
-                if (
-                    binfo[k, B_COUNT] > left
-                    or st[TIME] + binfo[k, B_BOUND] >= st[EVENT]
-                    or binfo[k, B_FLAGS] & danger
-                ):
-                    break
-                r = call_block(addrs[k], mem, st, io, ioq, left)
-                if r < 0:  # the code changed under the block: drop it
-                    bidx[pc] = -1
-                    stops[pc] = bp[pc]
-                    heat[pc] = 0
-                    break
-                ran = True
-                first = 0
-                st[BOUNDARY] = st[TIME]  # (for dis_settle: a block is one step)
-                if r >= RECHECK:
-                    r -= RECHECK
-                    left -= r >> 18
+            if (
+                quiet
+                and binfo[k, B_COUNT] <= left
+                and st[TIME] + binfo[k, B_BOUND] < st[EVENT]
+                and not binfo[k, B_FLAGS] & danger
+            ):
+                ctx[C_DANGER] = danger
+                r = call_block(addrs[k], mem, st, io, ioq, left, ctx)
+                if r < 0:  # the code changed under a block: drop it
+                    r = -1 - r
+                    changed = r & RH
+                    bidx[changed] = -1
+                    stops[changed] = bp[changed]
+                    heat[changed] = 0
+                if (r >> 18) & LEFT != left:  # (blocks ran)
+                    first = 0
+                    left = (r >> 18) & LEFT
                     pc = r & RH
-                    st[PC] = pc
-                    if st[REASON] or st[IOQ_N]:
-                        reason = st[REASON] or REASON_IO
-                        stop = True
-                    break
-                left -= r >> 18
-                pc = r & RH
-                k = bidx[pc]
-                if k < 0 or bp[pc] or left <= 0:
-                    break
-            if stop:
-                break
-            if ran:
-                continue
+                    if r & CHECK_AGAIN:
+                        st[PC] = pc
+                        if st[REASON] or st[IOQ_N]:
+                            reason = st[REASON] or REASON_IO
+                            break
+                    continue
         if bp[pc] and not first:
             reason = REASON_BREAK
             break

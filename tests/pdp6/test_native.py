@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pdp6 import Machine
+from pdp6.cpu import native
 from pdp6.cpu.engines import ENGINES
 from pdp6.host.bench import build_mix
 
@@ -80,6 +81,28 @@ def test_a_block_whose_words_changed_is_not_run() -> None:
     fast.pc = START
     fast.run(max_instructions=10)
     assert fast.memory[1] == 6
+
+
+def test_blocks_go_on_to_the_next_and_the_one_whose_words_changed_is_dropped() -> None:
+    # A: MOST-1 ADDIs and a JRST to B, too long to take B in; B: MOVEI 2,5 / HALT.  The
+    # two blocks run as a chain.  The host then changes B's first word: A runs (its
+    # words are the same) and goes on to B, which finds its word changed.  The run
+    # counts what A did, drops B (not A), and runs the new word; B is made again from it.
+    b = START + 0o100
+    program = [ins("ADDI", 1, 1)] * (native.MOST - 1) + [ins("JRST", 0, b)]
+    data = {b: ins("MOVEI", 2, 5), b + 1: HALT}
+    fast, ref = both(program, data=data, max_instructions=1000)
+    run = fast._run
+    first = run.installed[START]
+    assert {START, b} <= run.installed.keys() and fast.memory[2] == 5
+    for m in (fast, ref):
+        m.memory[b] = ins("MOVEI", 2, 6)
+        m.memory[1] = 0
+        m.pc = START
+    assert fast.run(max_instructions=1000) == ref.run(max_instructions=1000)
+    assert state(fast) == state(ref) and fast.memory[1:3] == [native.MOST - 1, 6]
+    assert run.installed[START] is first and run.changes == {b: 1}
+    assert run.installed[b].stretches[0][2][0] == ins("MOVEI", 2, 6)
 
 
 def test_code_that_keeps_rewriting_itself_is_left_to_the_loop() -> None:
