@@ -104,7 +104,9 @@ class Jit:
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
         self.llvm = llvm
-        self.machine = llvm.Target.from_default_triple().create_target_machine(opt=2)
+        self.machine = llvm.Target.from_default_triple().create_target_machine(
+            cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(), opt=2
+        )
         self.engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), self.machine)
         self.modules = 0
 
