@@ -38,15 +38,21 @@ class SearchResult:
         return self.instructions / self.wall_s
 
 
+def _at_search(engine: str) -> Session:
+    """A new machine at the benchmark's position, searching at its depth."""
+    session = Session(engine=engine)
+    session.setup(SEARCH_FEN)
+    session.command(f"DEPTH {SEARCH_DEPTH}")
+    return session
+
+
 def run_game(engine: str, moves: int, why: bool = False) -> list[SearchResult]:
     """Time ``moves`` moves of Mac Hack VI (depth 3 from a Queen's Gambit middlegame,
     the program playing both sides) on one fresh machine, one result a move: a real
     program's profile, many short blocks with the clock interrupting, unlike the mix's
     tight loops.  Blocks translated earlier in the process are reused (as by every
     machine in a process)."""
-    session = Session(engine=engine)
-    session.setup(SEARCH_FEN)
-    session.command(f"DEPTH {SEARCH_DEPTH}")
+    session = _at_search(engine)
     session.command("PN")
     run = session.machine._run
     results = []
@@ -132,13 +138,6 @@ def warm_up(session: Session, most: int, note: Callable[[str], None]) -> int:
 
 
 COMPARED = ("compiled", "native")
-
-
-def _at_search(engine: str) -> Session:
-    session = Session(engine=engine)
-    session.setup(SEARCH_FEN)
-    session.command(f"DEPTH {SEARCH_DEPTH}")
-    return session
 
 
 def alternate(rounds: int, warm: int, note: Callable[[str], None]) -> list[Round]:

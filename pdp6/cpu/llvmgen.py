@@ -455,6 +455,7 @@ def compile_module(source: str, arrays: dict[str, int], consts: dict[str, int],
 # ``CHECK_AGAIN`` when the loop must look at the machine; when core no longer holds a
 # block's words, ``-1 - (left << 18 | pc)`` with that block's own start.
 CHECK_AGAIN = 1 << 62
+LEFT = (1 << 44) - 1  # the budget's field, once shifted down past the PC
 RH = 0o777777
 # The entries' last argument: the machine's block tables (their addresses), where a block
 # looks for the next, and the PC flags blocks must not set now (access.blocks_quiet).

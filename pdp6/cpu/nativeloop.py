@@ -20,7 +20,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from . import access, dis340, loop
-from .llvmgen import B_BOUND, B_COUNT, B_FLAGS, C_DANGER, CHECK_AGAIN
+from .llvmgen import B_BOUND, B_COUNT, B_FLAGS, C_DANGER, CHECK_AGAIN, LEFT
 from .state import (
     COUNT,
     EVENT,
@@ -36,7 +36,6 @@ from .state import (
 )
 
 RH = 0o777777
-LEFT = (1 << 44) - 1  # a block's answer's budget (above its PC; llvmgen.add_entry)
 STRETCH = 256  # most instructions loop.run runs between looks at the blocks
 
 
